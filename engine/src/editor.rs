@@ -1,0 +1,219 @@
+//! A small multi-line text buffer with a grapheme-aware cursor, owned by the fold.
+
+use serde::{Deserialize, Serialize};
+use unicode_segmentation::{GraphemeCursor, UnicodeSegmentation};
+
+/// Editor text and the cursor as a byte offset that always sits on a grapheme boundary.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub struct TextBuffer {
+    text: String,
+    cursor: usize,
+}
+
+impl TextBuffer {
+    /// A buffer holding `text` with the cursor at its end.
+    pub fn with_text(text: &str) -> TextBuffer {
+        TextBuffer { text: text.to_owned(), cursor: text.len() }
+    }
+
+    /// The whole text.
+    pub fn text(&self) -> &str {
+        &self.text
+    }
+
+    /// The cursor's byte offset.
+    pub fn cursor(&self) -> usize {
+        self.cursor
+    }
+
+    /// True when the text is empty after trimming ("empty" for navigation and `?`).
+    pub fn is_blank(&self) -> bool {
+        self.text.trim().is_empty()
+    }
+
+    /// Inserts text at the cursor; CRLF and lone CR become LF.
+    pub fn insert(&mut self, s: &str) {
+        if s.contains('\r') {
+            let clean = s.replace("\r\n", "\n").replace('\r', "\n");
+            self.insert_clean(&clean);
+        } else {
+            self.insert_clean(s);
+        }
+    }
+
+    fn insert_clean(&mut self, s: &str) {
+        self.text.insert_str(self.cursor, s);
+        self.cursor += s.len();
+    }
+
+    /// Inserts one character at the cursor.
+    pub fn insert_char(&mut self, c: char) {
+        self.text.insert(self.cursor, c);
+        self.cursor += c.len_utf8();
+    }
+
+    fn prev_boundary(&self, at: usize) -> Option<usize> {
+        GraphemeCursor::new(at, self.text.len(), true).prev_boundary(&self.text, 0).ok().flatten()
+    }
+
+    fn next_boundary(&self, at: usize) -> Option<usize> {
+        GraphemeCursor::new(at, self.text.len(), true).next_boundary(&self.text, 0).ok().flatten()
+    }
+
+    /// Deletes the grapheme before the cursor.
+    pub fn backspace(&mut self) {
+        if let Some(start) = self.prev_boundary(self.cursor) {
+            self.text.replace_range(start..self.cursor, "");
+            self.cursor = start;
+        }
+    }
+
+    /// Deletes the grapheme after the cursor.
+    pub fn delete(&mut self) {
+        if let Some(end) = self.next_boundary(self.cursor) {
+            self.text.replace_range(self.cursor..end, "");
+        }
+    }
+
+    /// Moves one grapheme left.
+    pub fn left(&mut self) {
+        if let Some(p) = self.prev_boundary(self.cursor) {
+            self.cursor = p;
+        }
+    }
+
+    /// Moves one grapheme right.
+    pub fn right(&mut self) {
+        if let Some(n) = self.next_boundary(self.cursor) {
+            self.cursor = n;
+        }
+    }
+
+    fn line_start(&self) -> usize {
+        self.text[..self.cursor].rfind('\n').map_or(0, |i| i + 1)
+    }
+
+    fn line_end(&self) -> usize {
+        self.text[self.cursor..].find('\n').map_or(self.text.len(), |i| self.cursor + i)
+    }
+
+    /// Moves to the start of the line.
+    pub fn home(&mut self) {
+        self.cursor = self.line_start();
+    }
+
+    /// Moves to the end of the line.
+    pub fn end(&mut self) {
+        self.cursor = self.line_end();
+    }
+
+    /// Moves to the previous word start.
+    pub fn word_left(&mut self) {
+        let before = &self.text[..self.cursor];
+        self.cursor = before
+            .split_word_bound_indices()
+            .rev()
+            .find(|(_, w)| !w.trim().is_empty())
+            .map_or(0, |(i, _)| i);
+    }
+
+    /// Moves past the next word.
+    pub fn word_right(&mut self) {
+        let after = &self.text[self.cursor..];
+        let skip = after
+            .split_word_bound_indices()
+            .find(|(_, w)| !w.trim().is_empty())
+            .map_or(after.len(), |(i, w)| i + w.len());
+        self.cursor += skip;
+    }
+
+    /// Deletes from the previous word start to the cursor.
+    pub fn delete_word_back(&mut self) {
+        let end = self.cursor;
+        self.word_left();
+        self.text.replace_range(self.cursor..end, "");
+    }
+
+    /// Deletes from the line start to the cursor.
+    pub fn delete_to_line_start(&mut self) {
+        let start = self.line_start();
+        self.text.replace_range(start..self.cursor, "");
+        self.cursor = start;
+    }
+
+    /// Moves to the same grapheme column on the previous (`up`) or next line; at the edge, to the text's edge.
+    pub fn vertical(&mut self, up: bool) {
+        let start = self.line_start();
+        let column = self.text[start..self.cursor].graphemes(true).count();
+        let target_start = if up {
+            if start == 0 {
+                self.cursor = 0;
+                return;
+            }
+            self.text[..start - 1].rfind('\n').map_or(0, |i| i + 1)
+        } else {
+            let end = self.line_end();
+            if end == self.text.len() {
+                self.cursor = end;
+                return;
+            }
+            end + 1
+        };
+        let line_end = self.text[target_start..].find('\n').map_or(self.text.len(), |i| target_start + i);
+        let line = &self.text[target_start..line_end];
+        let offset = line.grapheme_indices(true).nth(column).map_or(line.len(), |(i, _)| i);
+        self.cursor = target_start + offset;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn backspace_removes_a_whole_grapheme_cluster() {
+        let mut b = TextBuffer::with_text("ae\u{301}👨‍👩‍👧");
+        b.backspace();
+        assert_eq!(b.text(), "ae\u{301}");
+        b.backspace();
+        assert_eq!(b.text(), "a");
+    }
+
+    #[test]
+    fn cursor_moves_by_grapheme_and_inserts_in_the_middle() {
+        let mut b = TextBuffer::with_text("世界");
+        b.left();
+        b.insert_char('x');
+        assert_eq!(b.text(), "世x界");
+        b.home();
+        b.delete();
+        assert_eq!(b.text(), "x界");
+    }
+
+    #[test]
+    fn paste_normalizes_line_endings() {
+        let mut b = TextBuffer::default();
+        b.insert("a\r\nb\rc");
+        assert_eq!(b.text(), "a\nb\nc");
+    }
+
+    #[test]
+    fn vertical_moves_keep_the_column() {
+        let mut b = TextBuffer::with_text("abcd\nxy");
+        b.vertical(true);
+        assert_eq!(b.cursor(), 2);
+        b.vertical(false);
+        assert_eq!(b.cursor(), 7);
+    }
+
+    #[test]
+    fn word_motions_and_kills() {
+        let mut b = TextBuffer::with_text("hello big world");
+        b.delete_word_back();
+        assert_eq!(b.text(), "hello big ");
+        b.word_left();
+        assert_eq!(b.cursor(), 6);
+        b.delete_to_line_start();
+        assert_eq!(b.text(), "big ");
+    }
+}

@@ -1,0 +1,75 @@
+//! Events: the facts a flow's log records, in the order they happened.
+
+use ask_schema::{Form, FormSource};
+use serde::{Deserialize, Serialize};
+
+use crate::key::KeyPress;
+use crate::settings::Settings;
+
+/// The version of the event encoding written by this build. Older versions must keep folding.
+pub const EVENT_VERSION: u32 = 1;
+
+/// The terminal size in cells.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Size {
+    pub width: u16,
+    pub height: u16,
+}
+
+impl Default for Size {
+    fn default() -> Self {
+        Size { width: 80, height: 24 }
+    }
+}
+
+/// Where a flow came from.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Origin {
+    /// A tool call or an `/answer` extraction.
+    pub source: FormSource,
+    /// The command that opened it (`ask`, `replay`, `answer`, `settings`).
+    #[serde(default)]
+    pub command: String,
+}
+
+impl Origin {
+    /// A flow opened by the `ask_user` tool.
+    pub fn tool() -> Origin {
+        Origin { source: FormSource::Tool, command: "ask".to_owned() }
+    }
+}
+
+/// One fact in a flow's log. Anything from outside the fold (terminal, file system, settings
+/// file) enters as an event field, so folding a log is deterministic.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "type")]
+pub enum Event {
+    /// The first event: the normalized form and everything in force when it opened.
+    FlowOpened {
+        form: Form,
+        settings: Settings,
+        origin: Origin,
+        size: Size,
+        /// Problems met while loading the config (e.g. unusable keymaps), shown in the overlay.
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        notices: Vec<String>,
+    },
+    /// A key was pressed.
+    KeyPressed { key: KeyPress },
+    /// Text arrived as one bracketed paste.
+    TextPasted { text: String },
+    /// The terminal was resized.
+    TerminalResized { size: Size },
+    /// Settings changed while the flow was open (config reload or a script's `set`).
+    SettingsChanged { settings: Settings },
+    /// Saving a toggle from the overlay failed: these settings are back in force.
+    SettingsSaveFailed { settings: Settings, message: String },
+}
+
+impl Event {
+    /// A key press event.
+    pub fn key(key: KeyPress) -> Event {
+        Event::KeyPressed { key }
+    }
+}

@@ -1,0 +1,127 @@
+//! Result text: what the agent reads in `content` (SPEC §4). No trailing newline (D27).
+
+use ask_schema::{Answer, Details, ElaborationItem, Form, Issue, Mode, Question, Target};
+
+/// The text of a cancelled result.
+pub const CANCELLED_TEXT: &str = "User cancelled the ask_user flow without submitting answers.";
+/// The text of a submit with nothing to report.
+pub const EMPTY_SUBMIT_TEXT: &str = "User submitted the form without answering any question.";
+/// The text of an elaborate with neither notes nor answers.
+pub const EMPTY_ELABORATE_TEXT: &str = "User asked to elaborate without adding notes or answering any question.";
+/// The first line of an invalid-payload result.
+pub const INVALID_HEADER: &str = "Invalid ask_user payload:";
+
+fn quoted(s: &str) -> String {
+    serde_json::to_string(s).unwrap_or_else(|_| format!("\"{s}\""))
+}
+
+/// The result text for completed `details`.
+pub fn result_text(questions: &[Question], details: &Details) -> String {
+    if details.cancelled {
+        return CANCELLED_TEXT.to_owned();
+    }
+    let lines = match details.mode {
+        Mode::Submit => submit_lines(questions, details),
+        Mode::Elaborate => elaborate_lines(questions, details),
+    };
+    if lines.is_empty() {
+        let empty = if details.mode == Mode::Submit { EMPTY_SUBMIT_TEXT } else { EMPTY_ELABORATE_TEXT };
+        return empty.to_owned();
+    }
+    lines.join("\n")
+}
+
+fn submit_lines(questions: &[Question], details: &Details) -> Vec<String> {
+    let mut lines = Vec::new();
+    for q in questions {
+        let Some(a) = details.answers.get(&q.id) else { continue };
+        if !a.labels.is_empty() {
+            lines.push(format!("{}: {}", q.label, a.labels.join(", ")));
+        }
+        lines.extend(note_lines(q, a, ""));
+    }
+    lines
+}
+
+/// `<Label> note: …` and `<Label> / <Option> note: …` lines, each prefixed by `indent`.
+pub(crate) fn note_lines(q: &Question, a: &Answer, indent: &str) -> Vec<String> {
+    let mut lines = Vec::new();
+    if let Some(note) = &a.note {
+        lines.push(format!("{indent}{} note: {note}", q.label));
+    }
+    for (value, note) in a.option_notes.iter().flatten() {
+        let label = q.options.iter().find(|o| &o.value == value).map_or(value.as_str(), |o| &o.label);
+        lines.push(format!("{indent}{} / {label} note: {note}", q.label));
+    }
+    lines
+}
+
+fn after_answer(answer: Option<&Answer>) -> String {
+    match answer {
+        Some(a) => format!(" after current answer {}", quoted(&a.labels.join(", "))),
+        None => String::new(),
+    }
+}
+
+/// One direct instruction per elaboration item, e.g.
+/// `User asked to elaborate on question "…" option "…" with note "…"`.
+pub fn elaboration_line(item: &ElaborationItem) -> String {
+    let option = match (&item.target, &item.option) {
+        (Target::Option { .. }, Some(o)) => format!(" option {}", quoted(&o.label)),
+        _ => String::new(),
+    };
+    format!(
+        "User asked to elaborate on question {}{option}{} with note {}",
+        quoted(&item.question.prompt),
+        after_answer(item.answer.as_ref()),
+        quoted(&item.note)
+    )
+}
+
+fn elaborate_lines(questions: &[Question], details: &Details) -> Vec<String> {
+    let items = details.elaboration.as_ref().map_or(&[][..], |e| &e.items[..]);
+    if !items.is_empty() {
+        return items.iter().map(elaboration_line).collect();
+    }
+    questions
+        .iter()
+        .filter_map(|q| {
+            let a = details.answers.get(&q.id)?;
+            Some(format!("User asked to elaborate on question {}{}", quoted(&q.prompt), after_answer(Some(a))))
+        })
+        .collect()
+}
+
+/// `Invalid ask_user payload:` then one `- <path>: <message>` line per issue.
+pub fn invalid_text(issues: &[Issue]) -> String {
+    let mut out = INVALID_HEADER.to_owned();
+    for issue in issues {
+        out.push('\n');
+        if issue.path.is_empty() {
+            out.push_str(&format!("- {}", issue.message));
+        } else {
+            out.push_str(&format!("- {}: {}", issue.path, issue.message));
+        }
+    }
+    out
+}
+
+/// The "Needs user input" text for hosts without an interactive terminal.
+pub fn fallback_text(form: &Form) -> String {
+    let mut out = String::from(
+        "Needs user input: ask_user needs an interactive terminal and none is available.\n\
+         Ask the user these questions yourself:",
+    );
+    if let Some(title) = &form.title {
+        out.push_str(&format!("\n{title}"));
+    }
+    for (i, q) in form.questions.iter().enumerate() {
+        out.push_str(&format!("\n{}. {}: {}", i + 1, q.label, q.prompt));
+        for o in q.options.iter().filter(|o| !o.freeform) {
+            out.push_str(&format!("\n   - {} [{}]", o.label, o.value));
+        }
+        out.push_str("\n   - Type your own");
+    }
+    out.push_str("\ndetails.questions holds the pending questions.");
+    out
+}

@@ -1,0 +1,67 @@
+//! Transcript rows: a short call row for a payload and a result row for a result (SPEC §4).
+
+use ask_schema::{Form, Mode, ToolResult};
+
+use super::text::note_lines;
+
+/// `ask_user · 2 questions: Language, Targets` (with the title when there is one).
+pub fn call_row(form: &Form) -> String {
+    let n = form.questions.len();
+    let labels: Vec<&str> = form.questions.iter().map(|q| q.label.as_str()).collect();
+    let noun = if n == 1 { "question" } else { "questions" };
+    let title = form.title.as_deref().map(|t| format!(" \"{t}\"")).unwrap_or_default();
+    format!("ask_user{title} · {n} {noun}: {}", labels.join(", "))
+}
+
+/// `Invalid input`, `Cancelled`, the elaborate lines, or one `✓ <Label>: …` line per answer.
+pub fn result_rows(result: &ToolResult) -> Vec<String> {
+    let d = &result.details;
+    if d.error.is_some() {
+        return vec!["Invalid input".to_owned()];
+    }
+    if d.cancelled {
+        return vec!["Cancelled".to_owned()];
+    }
+    if d.mode == Mode::Elaborate {
+        return result.text().lines().map(str::to_owned).collect();
+    }
+    let mut rows = Vec::new();
+    for meta in &d.questions {
+        let Some(a) = d.answers.get(&meta.id) else { continue };
+        let shown = match (&a.custom_text, a.indices.is_empty()) {
+            (Some(text), true) => format!("(wrote) {text}"),
+            _ if a.labels.is_empty() => "(no answer)".to_owned(),
+            _ => a.labels.join(", "),
+        };
+        rows.push(format!("✓ {}: {shown}", meta.label));
+        let q = ask_schema::Question {
+            id: meta.id.clone(),
+            label: meta.label.clone(),
+            prompt: meta.prompt.clone(),
+            kind: meta.kind,
+            required: false,
+            options: option_labels(result, &meta.id),
+        };
+        rows.extend(note_lines(&q, a, "  "));
+    }
+    if rows.is_empty() {
+        rows.push("Submitted without answers".to_owned());
+    }
+    rows
+}
+
+/// Option labels are not in `details.questions`; recover them from the answer's own values.
+fn option_labels(result: &ToolResult, id: &str) -> Vec<ask_schema::OptionItem> {
+    let Some(a) = result.details.answers.get(id) else { return Vec::new() };
+    a.values
+        .iter()
+        .zip(&a.labels)
+        .map(|(v, l)| ask_schema::OptionItem {
+            value: v.clone(),
+            label: l.clone(),
+            description: None,
+            preview: None,
+            freeform: false,
+        })
+        .collect()
+}

@@ -1,0 +1,225 @@
+//! A view model for frontends: everything a screen shows, computed from state alone.
+
+use ask_schema::QuestionType;
+
+use super::review::ReviewEntry;
+use crate::settings::Toggle;
+use crate::state::{EditorTarget, ExitAction, FlowState, ReviewAction};
+
+/// The whole screen.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ViewModel {
+    pub title: Option<String>,
+    /// One tab per question, then the review tab.
+    pub tabs: Vec<TabView>,
+    pub body: Body,
+    pub overlay: Option<OverlayView>,
+    /// The dirty-dismiss warning, when showing.
+    pub warning: Option<String>,
+    /// Footer key hints; `None` when `Show footer hints` is off.
+    pub footer: Option<Vec<Hint>>,
+}
+
+/// A tab in the strip.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TabView {
+    pub label: String,
+    pub answered: bool,
+    pub active: bool,
+}
+
+/// The active tab's content.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Body {
+    Question(QuestionView),
+    Review(ReviewView),
+}
+
+/// An open editor: its text and where the cursor is (byte offset).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct EditorView {
+    pub text: String,
+    pub cursor: usize,
+}
+
+/// A question tab.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct QuestionView {
+    pub prompt: String,
+    pub kind: QuestionType,
+    /// An `/answer` free-form question: only `Type your answer:` and the editor.
+    pub freeform: bool,
+    pub note: String,
+    pub note_editor: Option<EditorView>,
+    /// Declared options, then the custom row.
+    pub rows: Vec<RowView>,
+    pub cursor: usize,
+    /// The highlighted option's preview (preview questions, not on the custom row).
+    pub preview: Option<PreviewView>,
+    pub preview_scroll: usize,
+}
+
+/// One option row or the custom row.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RowView {
+    /// 1-based number shown before the label (digits 1–9 select it).
+    pub number: usize,
+    pub label: String,
+    pub description: Option<String>,
+    pub selected: bool,
+    /// Whether this is the `Type your own` row.
+    pub custom: bool,
+    /// The option note (or, on the custom row, the saved free-form text).
+    pub text: String,
+    /// The editor open on this row (option note, or the answer on the custom row).
+    pub editor: Option<EditorView>,
+}
+
+/// The preview pane.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PreviewView {
+    pub label: String,
+    pub description: Option<String>,
+    pub text: String,
+}
+
+/// The review tab.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ReviewView {
+    pub actions: [ReviewAction; 3],
+    pub highlighted: ReviewAction,
+    pub summary: Vec<ReviewEntry>,
+    /// The double-press hint, e.g. `Press 1 again to Submit`.
+    pub hint: Option<String>,
+}
+
+/// The settings overlay.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct OverlayView {
+    /// Each toggle's title and value, in the contract's order.
+    pub toggles: Vec<(String, bool)>,
+    pub focus: usize,
+    pub description: String,
+    /// Config notices and the last save error.
+    pub notices: Vec<String>,
+}
+
+/// A footer hint: a key label and what it does.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Hint {
+    pub key: String,
+    pub action: String,
+}
+
+fn editor_view(state: &FlowState, target: EditorTarget) -> Option<EditorView> {
+    let e = state.editor.as_ref().filter(|e| e.target == target)?;
+    Some(EditorView { text: e.buffer.text().to_owned(), cursor: e.buffer.cursor() })
+}
+
+impl FlowState {
+    /// Everything a frontend needs to draw the current screen.
+    pub fn view(&self) -> ViewModel {
+        let n = self.form.questions.len();
+        let mut tabs: Vec<TabView> = self
+            .form
+            .questions
+            .iter()
+            .zip(&self.questions)
+            .enumerate()
+            .map(|(i, (q, qs))| TabView { label: q.label.clone(), answered: qs.is_committed(), active: i == self.tab })
+            .collect();
+        tabs.push(TabView { label: "Review".to_owned(), answered: false, active: self.tab >= n });
+        let body = match self.question_view() {
+            Some(q) => Body::Question(q),
+            None => Body::Review(self.review_view()),
+        };
+        ViewModel {
+            title: self.form.title.clone(),
+            tabs,
+            body,
+            overlay: self.overlay.map(|o| self.overlay_view(o.focus)),
+            warning: self.warning.map(|w| self.warning_text(w)),
+            footer: self.settings.behaviour.show_footer_hints.then(|| self.hints()),
+        }
+    }
+
+    fn question_view(&self) -> Option<QuestionView> {
+        let (q, qs) = self.current()?;
+        let mut rows: Vec<RowView> = q
+            .options
+            .iter()
+            .take(q.declared_rows())
+            .enumerate()
+            .map(|(i, o)| RowView {
+                number: i + 1,
+                label: o.label.clone(),
+                description: o.description.clone(),
+                selected: qs.is_selected(i),
+                custom: false,
+                text: qs.option_note(i).to_owned(),
+                editor: editor_view(self, EditorTarget::OptionNote(i)),
+            })
+            .collect();
+        rows.push(RowView {
+            number: rows.len() + 1,
+            label: if q.is_freeform() { "Type your answer:".into() } else { "Type your own".into() },
+            description: None,
+            selected: qs.custom_selected(),
+            custom: true,
+            text: qs.custom_text().to_owned(),
+            editor: editor_view(self, EditorTarget::Answer),
+        });
+        let preview = (q.kind == QuestionType::Preview)
+            .then(|| q.options.get(self.cursor))
+            .flatten()
+            .filter(|_| self.cursor < q.declared_rows())
+            .map(|o| PreviewView {
+                label: o.label.clone(),
+                description: o.description.clone(),
+                text: o.preview.clone().unwrap_or_default(),
+            });
+        Some(QuestionView {
+            prompt: q.prompt.clone(),
+            kind: q.kind,
+            freeform: q.is_freeform(),
+            note: qs.note().to_owned(),
+            note_editor: editor_view(self, EditorTarget::QuestionNote),
+            rows,
+            cursor: self.cursor,
+            preview,
+            preview_scroll: self.preview_scroll,
+        })
+    }
+
+    fn review_view(&self) -> ReviewView {
+        ReviewView {
+            actions: ReviewAction::ALL,
+            highlighted: self.review_cursor,
+            summary: self.review_summary(self.review_cursor),
+            hint: self.armed.map(|a| format!("Press {} again to {}", a.index() + 1, a.title())),
+        }
+    }
+
+    fn overlay_view(&self, focus: usize) -> OverlayView {
+        let b = &self.settings.behaviour;
+        let mut notices = self.notices.clone();
+        notices.extend(self.save_error.clone());
+        OverlayView {
+            toggles: Toggle::ALL.iter().map(|t| (t.title().to_owned(), b.get(*t))).collect(),
+            focus,
+            description: Toggle::ALL[focus % Toggle::ALL.len()].description().to_owned(),
+            notices,
+        }
+    }
+
+    fn warning_text(&self, action: ExitAction) -> String {
+        let km = &self.settings.keymaps;
+        let (key, verb) = match action {
+            ExitAction::Cancel => (km.cancel.label(), "cancel"),
+            ExitAction::Dismiss => (km.dismiss.label(), "dismiss"),
+        };
+        format!("You have unsaved answers or notes. Press {key} again to {verb} the form.")
+    }
+}
+
+mod hints;

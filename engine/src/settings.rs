@@ -1,0 +1,225 @@
+//! Settings in force for a flow: the four behaviour toggles and the six configurable keymaps.
+
+use serde::{Deserialize, Serialize};
+
+use crate::key::{KeyCode, KeyPress, Modifiers};
+
+/// The contract's four binary behaviour toggles.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+pub struct Behaviour {
+    /// Complete the flow as soon as the review tab shows a fully answered form without notes.
+    pub auto_submit_when_answered_without_notes: bool,
+    /// Cancelling or dismissing a dirty flow needs the same action twice.
+    pub confirm_dismiss_when_dirty: bool,
+    /// Review-tab `1`/`2`/`3` need the same key twice.
+    pub double_press_review_shortcuts: bool,
+    /// Show key hints in the footer.
+    pub show_footer_hints: bool,
+}
+
+impl Default for Behaviour {
+    fn default() -> Self {
+        Behaviour {
+            auto_submit_when_answered_without_notes: false,
+            confirm_dismiss_when_dirty: true,
+            double_press_review_shortcuts: true,
+            show_footer_hints: true,
+        }
+    }
+}
+
+/// One of the four toggles, in the contract's order.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub enum Toggle {
+    AutoSubmitWhenAnsweredWithoutNotes,
+    ConfirmDismissWhenDirty,
+    DoublePressReviewShortcuts,
+    ShowFooterHints,
+}
+
+impl Toggle {
+    /// All toggles in the order the settings overlay lists them.
+    pub const ALL: [Toggle; 4] = [
+        Toggle::AutoSubmitWhenAnsweredWithoutNotes,
+        Toggle::ConfirmDismissWhenDirty,
+        Toggle::DoublePressReviewShortcuts,
+        Toggle::ShowFooterHints,
+    ];
+
+    /// The config key, e.g. `autoSubmitWhenAnsweredWithoutNotes`.
+    pub fn key(self) -> &'static str {
+        match self {
+            Toggle::AutoSubmitWhenAnsweredWithoutNotes => "autoSubmitWhenAnsweredWithoutNotes",
+            Toggle::ConfirmDismissWhenDirty => "confirmDismissWhenDirty",
+            Toggle::DoublePressReviewShortcuts => "doublePressReviewShortcuts",
+            Toggle::ShowFooterHints => "showFooterHints",
+        }
+    }
+
+    /// The name the settings list shows.
+    pub fn title(self) -> &'static str {
+        match self {
+            Toggle::AutoSubmitWhenAnsweredWithoutNotes => "Auto-submit when answered without notes",
+            Toggle::ConfirmDismissWhenDirty => "Confirm dismiss when dirty",
+            Toggle::DoublePressReviewShortcuts => "Double-press review shortcuts",
+            Toggle::ShowFooterHints => "Show footer hints",
+        }
+    }
+
+    /// A one-line description of the focused toggle.
+    pub fn description(self) -> &'static str {
+        match self {
+            Toggle::AutoSubmitWhenAnsweredWithoutNotes => {
+                "Submit as soon as the review tab shows every question answered and no notes."
+            }
+            Toggle::ConfirmDismissWhenDirty => {
+                "Ask for the same key again before leaving a flow that holds answers or notes."
+            }
+            Toggle::DoublePressReviewShortcuts => {
+                "Review-tab 1, 2 and 3 act only when the same key is pressed twice."
+            }
+            Toggle::ShowFooterHints => "Show the key hints at the bottom of the screen.",
+        }
+    }
+
+    /// Parses a config key.
+    pub fn from_key(key: &str) -> Option<Toggle> {
+        Toggle::ALL.into_iter().find(|t| t.key() == key)
+    }
+}
+
+impl Behaviour {
+    /// The value of one toggle.
+    pub fn get(&self, t: Toggle) -> bool {
+        match t {
+            Toggle::AutoSubmitWhenAnsweredWithoutNotes => self.auto_submit_when_answered_without_notes,
+            Toggle::ConfirmDismissWhenDirty => self.confirm_dismiss_when_dirty,
+            Toggle::DoublePressReviewShortcuts => self.double_press_review_shortcuts,
+            Toggle::ShowFooterHints => self.show_footer_hints,
+        }
+    }
+
+    /// Sets one toggle.
+    pub fn set(&mut self, t: Toggle, value: bool) {
+        let slot = match t {
+            Toggle::AutoSubmitWhenAnsweredWithoutNotes => &mut self.auto_submit_when_answered_without_notes,
+            Toggle::ConfirmDismissWhenDirty => &mut self.confirm_dismiss_when_dirty,
+            Toggle::DoublePressReviewShortcuts => &mut self.double_press_review_shortcuts,
+            Toggle::ShowFooterHints => &mut self.show_footer_hints,
+        };
+        *slot = value;
+    }
+}
+
+/// The six configurable actions.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub enum Action {
+    Cancel,
+    Dismiss,
+    Toggle,
+    Confirm,
+    OptionNote,
+    QuestionNote,
+}
+
+impl Action {
+    /// All actions, in the config file's order.
+    pub const ALL: [Action; 6] = [
+        Action::Cancel,
+        Action::Dismiss,
+        Action::Toggle,
+        Action::Confirm,
+        Action::OptionNote,
+        Action::QuestionNote,
+    ];
+
+    /// The config key, e.g. `optionNote`.
+    pub fn key(self) -> &'static str {
+        match self {
+            Action::Cancel => "cancel",
+            Action::Dismiss => "dismiss",
+            Action::Toggle => "toggle",
+            Action::Confirm => "confirm",
+            Action::OptionNote => "optionNote",
+            Action::QuestionNote => "questionNote",
+        }
+    }
+
+    /// Parses a config key.
+    pub fn from_key(key: &str) -> Option<Action> {
+        Action::ALL.into_iter().find(|a| a.key() == key)
+    }
+}
+
+/// The key bound to each configurable action.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Keymaps {
+    pub cancel: KeyPress,
+    pub dismiss: KeyPress,
+    pub toggle: KeyPress,
+    pub confirm: KeyPress,
+    pub option_note: KeyPress,
+    pub question_note: KeyPress,
+}
+
+impl Default for Keymaps {
+    fn default() -> Self {
+        Keymaps {
+            cancel: KeyPress::plain(KeyCode::Esc),
+            dismiss: KeyPress::new(KeyCode::Char('c'), Modifiers::CTRL),
+            toggle: KeyPress::plain(KeyCode::Char(' ')),
+            confirm: KeyPress::plain(KeyCode::Enter),
+            option_note: KeyPress::plain(KeyCode::Char('n')),
+            question_note: KeyPress::new(KeyCode::Char('n'), Modifiers::SHIFT),
+        }
+    }
+}
+
+impl Keymaps {
+    /// The key bound to `action`.
+    pub fn get(&self, action: Action) -> KeyPress {
+        match action {
+            Action::Cancel => self.cancel,
+            Action::Dismiss => self.dismiss,
+            Action::Toggle => self.toggle,
+            Action::Confirm => self.confirm,
+            Action::OptionNote => self.option_note,
+            Action::QuestionNote => self.question_note,
+        }
+    }
+
+    /// Binds `action` to `key`.
+    pub fn set(&mut self, action: Action, key: KeyPress) {
+        let slot = match action {
+            Action::Cancel => &mut self.cancel,
+            Action::Dismiss => &mut self.dismiss,
+            Action::Toggle => &mut self.toggle,
+            Action::Confirm => &mut self.confirm,
+            Action::OptionNote => &mut self.option_note,
+            Action::QuestionNote => &mut self.question_note,
+        };
+        *slot = key;
+    }
+
+    /// The action `key` is bound to, if any.
+    pub fn action_of(&self, key: KeyPress) -> Option<Action> {
+        Action::ALL.into_iter().find(|a| self.get(*a) == key)
+    }
+}
+
+/// Everything the fold needs to know about configuration.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Settings {
+    pub behaviour: Behaviour,
+    pub keymaps: Keymaps,
+}
+
+mod keymap_check;
+mod change;
+pub use change::SettingChangeError;
+pub use keymap_check::{KeymapError, keymaps_from_ids, is_reserved};

@@ -1,0 +1,294 @@
+//! The folded state of one flow. Every field is derived from the log by [`FlowState::apply`].
+
+use ask_schema::{Form, Question};
+
+use crate::editor::TextBuffer;
+use crate::event::Size;
+use crate::settings::Settings;
+
+/// The three review-tab actions, in the order they are listed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum ReviewAction {
+    #[default]
+    Submit,
+    Elaborate,
+    Cancel,
+}
+
+impl ReviewAction {
+    /// All actions, top to bottom.
+    pub const ALL: [ReviewAction; 3] = [ReviewAction::Submit, ReviewAction::Elaborate, ReviewAction::Cancel];
+
+    /// 0-based position in the list.
+    pub fn index(self) -> usize {
+        self as usize
+    }
+
+    /// The action at a 0-based position (clamped).
+    pub fn at(i: usize) -> ReviewAction {
+        ReviewAction::ALL[i.min(2)]
+    }
+
+    /// `Submit`, `Elaborate`, `Cancel`.
+    pub fn title(self) -> &'static str {
+        match self {
+            ReviewAction::Submit => "Submit",
+            ReviewAction::Elaborate => "Elaborate",
+            ReviewAction::Cancel => "Cancel",
+        }
+    }
+}
+
+/// The two ways of leaving a flow that the dirty guard protects.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ExitAction {
+    /// The `cancel` binding (Esc) in navigation.
+    Cancel,
+    /// The `dismiss` binding (Ctrl+C), anywhere.
+    Dismiss,
+}
+
+/// How a flow ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Outcome {
+    Submitted,
+    Elaborated,
+    Cancelled,
+}
+
+/// What an open editor edits.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum EditorTarget {
+    /// The free-form answer of the current question.
+    Answer,
+    /// The current question's note.
+    QuestionNote,
+    /// The note on the declared option at this 0-based index.
+    OptionNote(usize),
+}
+
+/// An open inline editor.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Editor {
+    pub target: EditorTarget,
+    pub buffer: TextBuffer,
+}
+
+/// The settings overlay, with the focused toggle.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Overlay {
+    pub focus: usize,
+}
+
+/// What the user has saved on one question. Counters make dirty and notes checks O(questions).
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct QuestionState {
+    selected: Vec<bool>,
+    selected_count: usize,
+    custom_text: String,
+    custom_selected: bool,
+    note: String,
+    option_notes: Vec<String>,
+    option_note_count: usize,
+}
+
+impl QuestionState {
+    /// Nothing saved on a question with `options` declared options.
+    pub fn new(options: usize) -> QuestionState {
+        QuestionState {
+            selected: vec![false; options],
+            option_notes: vec![String::new(); options],
+            ..QuestionState::default()
+        }
+    }
+
+    /// Whether the declared option at `i` is selected.
+    pub fn is_selected(&self, i: usize) -> bool {
+        self.selected.get(i).copied().unwrap_or(false)
+    }
+
+    /// Indices of selected declared options, in declared order.
+    pub fn selected_indices(&self) -> impl Iterator<Item = usize> + '_ {
+        self.selected.iter().enumerate().filter(|(_, s)| **s).map(|(i, _)| i)
+    }
+
+    /// How many declared options are selected.
+    pub fn selected_count(&self) -> usize {
+        self.selected_count
+    }
+
+    /// Saved free-form text ("" when none).
+    pub fn custom_text(&self) -> &str {
+        &self.custom_text
+    }
+
+    /// Whether the custom row counts as selected (it needs saved text to be reported).
+    pub fn custom_selected(&self) -> bool {
+        self.custom_selected && !self.custom_text.is_empty()
+    }
+
+    /// The question note ("" when none).
+    pub fn note(&self) -> &str {
+        &self.note
+    }
+
+    /// The note on option `i` ("" when none).
+    pub fn option_note(&self, i: usize) -> &str {
+        self.option_notes.get(i).map_or("", String::as_str)
+    }
+
+    /// Every option note slot, in declared order.
+    pub fn option_notes(&self) -> &[String] {
+        &self.option_notes
+    }
+
+    /// A committed answer: a selected option or selected non-blank free-form text.
+    pub fn is_committed(&self) -> bool {
+        self.selected_count > 0 || self.custom_selected()
+    }
+
+    /// A question note or a note on any option, selected or not.
+    pub fn has_notes(&self) -> bool {
+        !self.note.is_empty() || self.option_note_count > 0
+    }
+
+    /// Anything saved at all (the dirty check).
+    pub fn has_anything(&self) -> bool {
+        self.selected_count > 0 || !self.custom_text.is_empty() || self.has_notes()
+    }
+
+    pub(crate) fn set_selected(&mut self, i: usize, on: bool) {
+        if let Some(slot) = self.selected.get_mut(i)
+            && *slot != on
+        {
+            *slot = on;
+            if on { self.selected_count += 1 } else { self.selected_count -= 1 }
+        }
+    }
+
+    pub(crate) fn clear_selection(&mut self) {
+        if self.selected_count > 0 {
+            self.selected.iter_mut().for_each(|s| *s = false);
+            self.selected_count = 0;
+        }
+    }
+
+    pub(crate) fn set_custom(&mut self, text: &str, selected: bool) {
+        text.clone_into(&mut self.custom_text);
+        self.custom_selected = selected && !text.is_empty();
+    }
+
+    pub(crate) fn set_custom_selected(&mut self, on: bool) {
+        self.custom_selected = on;
+    }
+
+    pub(crate) fn set_note(&mut self, text: &str) {
+        text.clone_into(&mut self.note);
+    }
+
+    pub(crate) fn set_option_note(&mut self, i: usize, text: &str) {
+        let Some(slot) = self.option_notes.get_mut(i) else { return };
+        match (slot.is_empty(), text.is_empty()) {
+            (true, false) => self.option_note_count += 1,
+            (false, true) => self.option_note_count -= 1,
+            _ => {}
+        }
+        text.clone_into(slot);
+    }
+}
+
+/// The whole state of one flow.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct FlowState {
+    pub(crate) form: Form,
+    pub(crate) settings: Settings,
+    pub(crate) notices: Vec<String>,
+    pub(crate) size: Size,
+    pub(crate) questions: Vec<QuestionState>,
+    pub(crate) tab: usize,
+    pub(crate) cursor: usize,
+    pub(crate) preview_scroll: usize,
+    pub(crate) editor: Option<Editor>,
+    pub(crate) review_cursor: ReviewAction,
+    pub(crate) armed: Option<ReviewAction>,
+    pub(crate) warning: Option<ExitAction>,
+    pub(crate) overlay: Option<Overlay>,
+    pub(crate) outcome: Option<Outcome>,
+    pub(crate) save_error: Option<String>,
+    pub(crate) opened: bool,
+}
+
+impl FlowState {
+    /// The normalized form.
+    pub fn form(&self) -> &Form {
+        &self.form
+    }
+    /// The settings in force.
+    pub fn settings(&self) -> &Settings {
+        &self.settings
+    }
+    /// Config notices recorded when the flow opened.
+    pub fn notices(&self) -> &[String] {
+        &self.notices
+    }
+    /// The terminal size last recorded.
+    pub fn size(&self) -> Size {
+        self.size
+    }
+    /// Saved answers and notes, one per question.
+    pub fn questions(&self) -> &[QuestionState] {
+        &self.questions
+    }
+    /// The active tab: `0..n` are questions, `n` is the review tab.
+    pub fn tab(&self) -> usize {
+        self.tab
+    }
+    /// The option cursor (row index; the custom row is after the declared options).
+    pub fn cursor(&self) -> usize {
+        self.cursor
+    }
+    /// How far the preview pane is scrolled, in lines.
+    pub fn preview_scroll(&self) -> usize {
+        self.preview_scroll
+    }
+    /// The open editor, if any.
+    pub fn editor(&self) -> Option<&Editor> {
+        self.editor.as_ref()
+    }
+    /// The highlighted review action.
+    pub fn review_cursor(&self) -> ReviewAction {
+        self.review_cursor
+    }
+    /// The review shortcut waiting for its second press.
+    pub fn armed(&self) -> Option<ReviewAction> {
+        self.armed
+    }
+    /// The exit action whose dirty warning is showing.
+    pub fn warning(&self) -> Option<ExitAction> {
+        self.warning
+    }
+    /// The settings overlay, when open.
+    pub fn overlay(&self) -> Option<Overlay> {
+        self.overlay
+    }
+    /// How the flow ended, once it has.
+    pub fn outcome(&self) -> Option<Outcome> {
+        self.outcome
+    }
+    /// The last failed settings save.
+    pub fn save_error(&self) -> Option<&str> {
+        self.save_error.as_deref()
+    }
+    /// Whether a `FlowOpened` event has been folded.
+    pub fn is_opened(&self) -> bool {
+        self.opened
+    }
+    /// Whether the review tab is active.
+    pub fn on_review(&self) -> bool {
+        self.tab >= self.form.questions.len()
+    }
+    /// The active question and its saved state, unless the review tab is active.
+    pub fn current(&self) -> Option<(&Question, &QuestionState)> {
+        Some((self.form.questions.get(self.tab)?, self.questions.get(self.tab)?))
+    }
+}

@@ -1,0 +1,4 @@
+//! One module per command family.
+
+pub mod ask;
+pub mod info;

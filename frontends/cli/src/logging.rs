@@ -1,0 +1,30 @@
+//! Diagnostics go to a log file, never to the terminal: stdout carries the result.
+
+use std::path::PathBuf;
+
+use tracing_appender::non_blocking::WorkerGuard;
+use tracing_subscriber::EnvFilter;
+
+fn log_dir() -> Option<PathBuf> {
+    if let Some(dir) = std::env::var_os("ASK_LOG_DIR") {
+        return Some(PathBuf::from(dir));
+    }
+    let dirs = directories::ProjectDirs::from("", "", "ask-user")?;
+    Some(dirs.state_dir().unwrap_or_else(|| dirs.cache_dir()).to_path_buf())
+}
+
+/// Starts file logging; returns the guard that flushes it on drop (keep it alive in `main`).
+/// Without a writable log directory the program runs without logs.
+pub fn init() -> Option<WorkerGuard> {
+    let dir = log_dir()?;
+    std::fs::create_dir_all(&dir).ok()?;
+    let file = tracing_appender::rolling::RollingFileAppender::builder()
+        .rotation(tracing_appender::rolling::Rotation::NEVER)
+        .filename_prefix("ask-user.log")
+        .build(&dir)
+        .ok()?;
+    let (writer, guard) = tracing_appender::non_blocking(file);
+    let filter = EnvFilter::try_from_env("ASK_LOG").unwrap_or_else(|_| EnvFilter::new("info"));
+    tracing_subscriber::fmt().with_writer(writer).with_ansi(false).with_env_filter(filter).try_init().ok()?;
+    Some(guard)
+}

@@ -1,0 +1,41 @@
+//! The `ask-user` binary: parses the command line, runs a command, maps the outcome to an exit
+//! status. Errors become one line on stderr; stdout carries only results.
+
+mod cli;
+mod commands;
+mod exit;
+mod headless;
+mod input;
+mod logging;
+mod session;
+
+use std::process::ExitCode;
+
+use clap::Parser;
+
+use crate::cli::{Cli, Command};
+
+fn main() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => {
+            let code = if e.use_stderr() { exit::USAGE } else { 0 };
+            let _ = e.print();
+            return ExitCode::from(code);
+        }
+    };
+    let _guard = logging::init();
+    let outcome = match &cli.command {
+        Command::Ask(args) => commands::ask::run(args),
+        Command::Schema { kind } => commands::info::schema(*kind),
+        Command::Transcript { kind, file } => commands::info::transcript(*kind, file),
+    };
+    match outcome {
+        Ok(status) => status.into(),
+        Err(e) => {
+            tracing::error!(error = format!("{e:#}"), "command failed");
+            eprintln!("ask-user: {e:#}");
+            ExitCode::from(exit::ERROR)
+        }
+    }
+}

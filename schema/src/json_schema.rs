@@ -1,0 +1,65 @@
+//! JSON Schema documents of the tool input and result, for registering the tool with any agent.
+
+use schemars::{JsonSchema, schema_for};
+use serde::Deserialize;
+
+use crate::input::QuestionType;
+use crate::output::ToolResult;
+
+/// The input as an agent writes it (optional fields really optional).
+#[derive(Deserialize, JsonSchema)]
+#[schemars(title = "ask_user input", description = "Questions for the user; every question also gets a free-form 'Type your own' answer.")]
+#[allow(dead_code)] // Only its schema is used.
+struct AskParams {
+    /// Optional heading shown above the tabs.
+    title: Option<String>,
+    /// At least one question; ids unique.
+    #[schemars(length(min = 1))]
+    questions: Vec<AskQuestion>,
+}
+
+#[derive(Deserialize, JsonSchema)]
+#[allow(dead_code)]
+struct AskQuestion {
+    /// Unique, non-blank id; keys the answers record.
+    #[schemars(length(min = 1))]
+    id: String,
+    /// Short tab name; defaults to Q1, Q2, …
+    label: Option<String>,
+    /// The question itself.
+    #[schemars(length(min = 1))]
+    prompt: String,
+    /// single (default), multi or preview.
+    #[serde(rename = "type")]
+    kind: Option<QuestionType>,
+    /// Metadata only; never blocks submission.
+    required: Option<bool>,
+    /// At least one option; values unique within the question.
+    #[schemars(length(min = 1))]
+    options: Vec<AskOption>,
+}
+
+#[derive(Deserialize, JsonSchema)]
+#[allow(dead_code)]
+struct AskOption {
+    /// Machine value returned in `values`.
+    #[schemars(length(min = 1))]
+    value: String,
+    /// Text shown to the user.
+    #[schemars(length(min = 1))]
+    label: String,
+    /// Extra line under the option.
+    description: Option<String>,
+    /// Preview pane text; required on every option of a preview question.
+    preview: Option<String>,
+}
+
+/// The JSON Schema of the tool input.
+pub fn input_schema() -> serde_json::Value {
+    serde_json::to_value(schema_for!(AskParams)).unwrap_or_default()
+}
+
+/// The JSON Schema of the tool result.
+pub fn result_schema() -> serde_json::Value {
+    serde_json::to_value(schema_for!(ToolResult)).unwrap_or_default()
+}

@@ -1,0 +1,202 @@
+//! Validation and normalization of a raw payload, reporting every issue in payload order.
+
+use std::collections::HashSet;
+
+use serde_json::{Map, Value};
+
+use crate::input::{Form, FormSource, Question, QuestionType};
+use crate::output::Issue;
+
+/// Checks a raw JSON payload and returns the normalized form, or every issue found.
+///
+/// `source` decides whether the internal free-form marker is allowed (`/answer` forms only).
+pub fn validate(raw: &Value, source: FormSource) -> Result<Form, Vec<Issue>> {
+    let mut v = Validator { issues: Vec::new(), source };
+    let form = v.form(raw);
+    match form {
+        Some(form) if v.issues.is_empty() => Ok(form),
+        _ => Err(v.issues),
+    }
+}
+
+/// Parses text as JSON and validates it; text that is not JSON gives one issue at path `""`.
+pub fn validate_text(text: &str, source: FormSource) -> Result<Form, Vec<Issue>> {
+    match serde_json::from_str::<Value>(text) {
+        Ok(raw) => validate(&raw, source),
+        Err(err) => Err(vec![Issue {
+            path: String::new(),
+            message: format!("payload is not valid JSON ({err})"),
+        }]),
+    }
+}
+
+struct Validator {
+    issues: Vec<Issue>,
+    source: FormSource,
+}
+
+/// How a string field was found.
+enum Text {
+    Missing,
+    NotString,
+    Blank,
+    Present(String),
+}
+
+fn text_field(obj: &Map<String, Value>, key: &str) -> Text {
+    match obj.get(key) {
+        None => Text::Missing,
+        Some(Value::String(s)) if s.trim().is_empty() => Text::Blank,
+        Some(Value::String(s)) => Text::Present(s.trim().to_owned()),
+        Some(_) => Text::NotString,
+    }
+}
+
+impl Validator {
+    fn issue(&mut self, path: String, message: String) {
+        self.issues.push(Issue { path, message });
+    }
+
+    fn form(&mut self, raw: &Value) -> Option<Form> {
+        let Some(obj) = raw.as_object() else {
+            self.issue(String::new(), "payload must be a JSON object".to_owned());
+            return None;
+        };
+        let title = self.optional_text(obj, "title", "title".to_owned(), "title");
+        let questions = match obj.get("questions") {
+            None => {
+                self.issue("questions".into(), "questions is required".into());
+                return None;
+            }
+            Some(Value::Array(items)) if items.is_empty() => {
+                self.issue("questions".into(), "at least one question is required".into());
+                return None;
+            }
+            Some(Value::Array(items)) => items,
+            Some(_) => {
+                self.issue("questions".into(), "questions must be an array".into());
+                return None;
+            }
+        };
+        let mut seen_ids = HashSet::new();
+        let mut out = Vec::with_capacity(questions.len());
+        for (i, q) in questions.iter().enumerate() {
+            if let Some(q) = self.question(q, i, &mut seen_ids) {
+                out.push(q);
+            }
+        }
+        Some(Form { title, questions: out })
+    }
+
+    /// An optional string that must not be blank when given.
+    fn optional_text(
+        &mut self,
+        obj: &Map<String, Value>,
+        key: &str,
+        path: String,
+        what: &str,
+    ) -> Option<String> {
+        match text_field(obj, key) {
+            Text::Missing => None,
+            Text::NotString => {
+                self.issue(path, format!("{what} must be a string"));
+                None
+            }
+            Text::Blank => {
+                self.issue(path, format!("{what} must not be blank"));
+                None
+            }
+            Text::Present(s) => Some(s),
+        }
+    }
+
+    /// A required non-blank string.
+    fn required_text(
+        &mut self,
+        obj: &Map<String, Value>,
+        key: &str,
+        path: String,
+        what: &str,
+    ) -> Option<String> {
+        match text_field(obj, key) {
+            Text::Missing | Text::Blank => {
+                self.issue(path, format!("{what} is required"));
+                None
+            }
+            Text::NotString => {
+                self.issue(path, format!("{what} must be a string"));
+                None
+            }
+            Text::Present(s) => Some(s),
+        }
+    }
+
+    fn question(
+        &mut self,
+        raw: &Value,
+        i: usize,
+        seen_ids: &mut HashSet<String>,
+    ) -> Option<Question> {
+        let base = format!("questions[{i}]");
+        let n = i + 1;
+        let Some(obj) = raw.as_object() else {
+            self.issue(base, format!("Question {n}: must be an object"));
+            return None;
+        };
+        let kind = self.question_type(obj, &base, n);
+        let id = self.required_text(obj, "id", format!("{base}.id"), &format!("Question {n}: id"));
+        if let Some(id) = &id
+            && !seen_ids.insert(id.clone())
+        {
+            self.issue(format!("{base}.id"), format!("Question {n}: duplicate question id \"{id}\""));
+        }
+        let label =
+            self.optional_text(obj, "label", format!("{base}.label"), &format!("Question {n}: label"));
+        let prompt =
+            self.required_text(obj, "prompt", format!("{base}.prompt"), &format!("Question {n}: prompt"));
+        let required = match obj.get("required") {
+            None => false,
+            Some(Value::Bool(b)) => *b,
+            Some(_) => {
+                self.issue(format!("{base}.required"), format!("Question {n}: required must be a boolean"));
+                false
+            }
+        };
+        let options = self.options(obj, &base, n, kind.unwrap_or_default());
+        Some(Question {
+            id: id?,
+            label: label.unwrap_or_else(|| format!("Q{n}")),
+            prompt: prompt?,
+            kind: kind?,
+            required,
+            options: options?,
+        })
+    }
+
+    fn question_type(&mut self, obj: &Map<String, Value>, base: &str, n: usize) -> Option<QuestionType> {
+        match obj.get("type") {
+            None => Some(QuestionType::Single),
+            Some(Value::String(s)) => match s.trim() {
+                "single" => Some(QuestionType::Single),
+                "multi" => Some(QuestionType::Multi),
+                "preview" => Some(QuestionType::Preview),
+                _ => {
+                    self.issue(
+                        format!("{base}.type"),
+                        format!("Question {n}: type must be \"single\", \"multi\" or \"preview\""),
+                    );
+                    None
+                }
+            },
+            Some(_) => {
+                self.issue(
+                    format!("{base}.type"),
+                    format!("Question {n}: type must be \"single\", \"multi\" or \"preview\""),
+                );
+                None
+            }
+        }
+    }
+}
+
+mod options;
