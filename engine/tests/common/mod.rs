@@ -1,0 +1,70 @@
+//! Shared helpers: a three-question form, and running a script (the `--script` format) on it.
+#![allow(dead_code)]
+
+use ask_engine::{Event, FlowState, Origin, Settings, Size, parse_script};
+use ask_schema::{Form, FormSource, validate};
+use serde_json::{Value, json};
+
+/// q1 `lang` single (3 options), q2 `feat` multi (3 options), q3 `view` preview (2 options).
+pub fn form3() -> Value {
+    json!({"title":"Setup","questions":[
+        {"id":"lang","label":"Lang","prompt":"Which language?","options":[
+            {"value":"rust","label":"Rust"},{"value":"go","label":"Go"},{"value":"ts","label":"TypeScript"}]},
+        {"id":"feat","label":"Feat","prompt":"Which features?","type":"multi","options":[
+            {"value":"a","label":"Alpha"},{"value":"b","label":"Beta"},{"value":"c","label":"Gamma"}]},
+        {"id":"view","label":"View","prompt":"Which layout?","type":"preview","options":[
+            {"value":"x","label":"Ex","preview":"X preview"},{"value":"y","label":"Why","preview":"Y preview"}]}
+    ]})
+}
+
+pub fn form_of(raw: &Value) -> Form {
+    validate(raw, FormSource::Tool).expect("test payload is valid")
+}
+
+pub fn opened(form: Form, settings: Settings) -> Event {
+    Event::FlowOpened { form, settings, origin: Origin::tool(), size: Size::default(), notices: vec![] }
+}
+
+/// Runs a script on a form; stops at completion like the headless runner. Returns state and log.
+pub fn run_with(raw: &Value, script: &str, settings: Settings) -> (FlowState, Vec<Event>) {
+    let mut log = vec![opened(form_of(raw), settings)];
+    let mut state = FlowState::replay(&log);
+    for step in parse_script(script).expect("test script parses") {
+        for event in step.events(state.settings()).expect("set step is valid") {
+            state.apply(&event);
+            log.push(event);
+            if state.outcome().is_some() {
+                return (state, log);
+            }
+        }
+    }
+    (state, log)
+}
+
+/// Runs a script on [`form3`] with `settings`.
+pub fn run3(script: &str, settings: Settings) -> FlowState {
+    run_with(&form3(), script, settings).0
+}
+
+/// The result's `details` as JSON (`Value::Null` while the flow is open).
+pub fn details(state: &FlowState) -> Value {
+    state.result().map_or(Value::Null, |r| serde_json::to_value(r.details).expect("serializes"))
+}
+
+/// The result text ("" while open).
+pub fn text(state: &FlowState) -> String {
+    state.result().map(|r| r.text().to_owned()).unwrap_or_default()
+}
+
+/// Settings with double-press off (so `1` on the review tab submits at once).
+pub fn single_press() -> Settings {
+    let mut s = Settings::default();
+    s.behaviour.double_press_review_shortcuts = false;
+    s
+}
+
+pub fn with(f: impl FnOnce(&mut Settings)) -> Settings {
+    let mut s = Settings::default();
+    f(&mut s);
+    s
+}

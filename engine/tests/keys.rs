@@ -1,0 +1,134 @@
+//! Key ids, keymap validation and the script format (SPEC §6, §7).
+
+use ask_engine::{KeyCode, KeyPress, KeymapError, Modifiers, Step, keymaps_from_ids, parse_script};
+use rstest::rstest;
+use serde_json::json;
+
+#[rstest]
+#[case("esc", "esc")]
+#[case::alias_escape("escape", "esc")]
+#[case::alias_return("return", "enter")]
+#[case::alias_control("control+c", "ctrl+c")]
+#[case::alias_shift_n_capitalized("Shift+N", "shift+n")]
+#[case::legacy_uppercase_is_shift("N", "shift+n")]
+#[case::ctrl_with_capital_letter("ctrl+C", "ctrl+c")]
+#[case("space", "space")]
+#[case("pageUp", "pageUp")]
+#[case::alias_pgdn("pgdn", "pageDown")]
+#[case::alias_backtab("backtab", "shift+tab")]
+#[case("alt+enter", "alt+enter")]
+#[case::modifier_order_is_canonical("super+alt+shift+ctrl+x", "ctrl+shift+alt+super+x")]
+#[case("f12", "f12")]
+#[case::plus_key("+", "+")]
+#[case::ctrl_plus("ctrl++", "ctrl++")]
+#[case("?", "?")]
+#[case("1", "1")]
+fn spec7_key_ids_normalize(#[case] id: &str, #[case] canonical: &str) {
+    let key = KeyPress::parse(id).expect("parses");
+    assert_eq!(key.to_string(), canonical);
+    assert_eq!(KeyPress::parse(canonical), Ok(key), "canonical id round-trips");
+}
+
+#[rstest]
+#[case("")]
+#[case("f13")]
+#[case("ctrl+")]
+#[case("hyper+x")]
+#[case("enterr")]
+fn spec7_unsupported_key_ids_are_errors(#[case] id: &str) {
+    assert!(KeyPress::parse(id).is_err());
+}
+
+#[test]
+fn legacy_and_kitty_shift_n_are_the_same_key() {
+    let legacy = KeyPress::new(KeyCode::Char('N'), Modifiers::NONE);
+    let kitty = KeyPress::new(KeyCode::Char('n'), Modifiers::SHIFT);
+    assert_eq!(legacy, kitty);
+    assert_eq!(legacy.typed_char(), Some('N'));
+}
+
+#[test]
+fn labels_read_like_footer_hints() {
+    let labels: Vec<String> = ["enter", "ctrl+k", "shift+n", "space", "esc", "pageUp"]
+        .iter()
+        .map(|id| KeyPress::parse(id).unwrap().label())
+        .collect();
+    assert_eq!(labels, ["Enter", "Ctrl+K", "Shift+N", "Space", "Esc", "PageUp"]);
+}
+
+fn full(over: serde_json::Value) -> serde_json::Value {
+    let mut base = json!({"cancel":"esc","dismiss":"ctrl+c","toggle":"space","confirm":"enter","optionNote":"n","questionNote":"shift+n"});
+    for (k, v) in over.as_object().unwrap() {
+        if v.is_null() { base.as_object_mut().unwrap().remove(k); } else { base[k] = v.clone(); }
+    }
+    base
+}
+
+#[rstest]
+#[case::missing_action(json!({"dismiss": null}), KeymapError::Missing("dismiss"))]
+#[case::not_a_string(json!({"toggle": 3}), KeymapError::NotAString("toggle".into()))]
+#[case::unsupported_syntax(json!({"confirm": "hyper+k"}), KeymapError::Unsupported{action:"confirm".into(), id:"hyper+k".into()})]
+#[case::reserved_question_mark(json!({"optionNote": "?"}), KeymapError::Reserved{action:"optionNote".into(), id:"?".into()})]
+#[case::reserved_tab(json!({"confirm": "tab"}), KeymapError::Reserved{action:"confirm".into(), id:"tab".into()})]
+#[case::reserved_shift_tab(json!({"confirm": "shift+tab"}), KeymapError::Reserved{action:"confirm".into(), id:"shift+tab".into()})]
+#[case::reserved_arrow(json!({"confirm": "down"}), KeymapError::Reserved{action:"confirm".into(), id:"down".into()})]
+#[case::reserved_digit(json!({"toggle": "5"}), KeymapError::Reserved{action:"toggle".into(), id:"5".into()})]
+#[case::duplicate_through_alias(json!({"cancel": "escape", "dismiss": "Esc"}), KeymapError::Duplicate{first:"cancel", second:"dismiss", id:"esc".into()})]
+#[case::unknown_action(json!({"submit": "x"}), KeymapError::Unknown("submit".into()))]
+fn spec6_keymap_errors(#[case] over: serde_json::Value, #[case] expected: KeymapError) {
+    let errors = keymaps_from_ids(&full(over)).expect_err("invalid keymaps");
+    assert_eq!(errors, vec![expected]);
+}
+
+#[test]
+fn spec6_valid_keymaps_with_aliases_load() {
+    let k = keymaps_from_ids(&full(json!({"cancel":"Escape","confirm":"ctrl+k","questionNote":"Shift+N"}))).unwrap();
+    assert_eq!(k.confirm.to_string(), "ctrl+k");
+    assert_eq!(k.question_note.to_string(), "shift+n");
+}
+
+#[test]
+fn spec7_script_format() {
+    let steps = parse_script(
+        "# comment\n\ndown   # a key id\nshift+n\ntype \"  my # answer \"  # note\npaste \"a\\nb\"\nresize 100 30\nset behaviour.autoSubmitWhenAnsweredWithoutNotes true\n",
+    )
+    .unwrap();
+    assert_eq!(steps, vec![
+        Step::Key(KeyPress::parse("down").unwrap()),
+        Step::Key(KeyPress::parse("shift+n").unwrap()),
+        Step::Type("  my # answer ".into()),
+        Step::Paste("a\nb".into()),
+        Step::Resize(ask_engine::Size { width: 100, height: 30 }),
+        Step::Set { path: "behaviour.autoSubmitWhenAnsweredWithoutNotes".into(), value: "true".into() },
+    ]);
+}
+
+#[rstest]
+#[case("type my answer", 1)]
+#[case("down\nfoo+bar", 2)]
+#[case("resize 10", 1)]
+#[case("down up", 1)]
+#[case("set x", 1)]
+fn spec7_bad_script_lines_name_their_line(#[case] text: &str, #[case] line: usize) {
+    assert_eq!(parse_script(text).unwrap_err().line, line);
+}
+
+#[test]
+fn spec7_type_makes_one_key_per_character_and_newline_is_enter() {
+    let events = Step::Type("aB\n".into()).events(&Default::default()).unwrap();
+    let keys: Vec<String> = events
+        .iter()
+        .map(|e| match e { ask_engine::Event::KeyPressed { key } => key.to_string(), _ => String::new() })
+        .collect();
+    assert_eq!(keys, ["a", "shift+b", "enter"]);
+}
+
+#[rstest]
+#[case("behaviour.nope true")]
+#[case("behaviour.showFooterHints yes")]
+#[case("keymaps.confirm tab")]
+#[case("colour.x 1")]
+fn spec7_bad_set_steps_are_errors(#[case] line: &str) {
+    let steps = parse_script(&format!("set {line}")).unwrap();
+    assert!(steps[0].events(&Default::default()).is_err());
+}
