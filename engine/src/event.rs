@@ -1,5 +1,7 @@
 //! Events: the facts a flow's log records, in the order they happened.
 
+use std::sync::Arc;
+
 use ask_schema::{Form, FormSource};
 use serde::{Deserialize, Serialize};
 
@@ -47,7 +49,7 @@ impl Origin {
 pub enum Event {
     /// The first event: the normalized form and everything in force when it opened.
     FlowOpened {
-        form: Form,
+        form: Arc<Form>,
         settings: Settings,
         origin: Origin,
         size: Size,

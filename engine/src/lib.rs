@@ -24,7 +24,7 @@
 //! // 2. Open a flow and feed it keys, as a frontend would.
 //! let mut flow = FlowState::default();
 //! flow.apply(&Event::FlowOpened {
-//!     form, settings: Settings::default(), origin: Origin::tool(), size: Size::default(), notices: vec![],
+//!     form: form.into(), settings: Settings::default(), origin: Origin::tool(), size: Size::default(), notices: vec![],
 //! });
 //! for id in ["down", "enter", "1", "1"] {           // pick SQLite, then Submit (double press)
 //!     let effects = flow.apply(&Event::key(KeyPress::parse(id).unwrap()));
@@ -63,7 +63,7 @@ pub use key::{KeyCode, KeyParseError, KeyPress, Modifiers};
 pub use project::outcomes::{fallback_result, invalid_result};
 pub use project::review::ReviewEntry;
 pub use project::view::ViewModel;
-pub use script::{ScriptError, Step, parse_script};
+pub use script::{ScriptError, Step, parse_script, script_steps};
 pub use settings::{
     Action, Behaviour, KeymapError, Keymaps, SettingChangeError, Settings, Toggle, is_reserved,
     keymaps_from_ids,

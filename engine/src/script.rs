@@ -30,16 +30,19 @@ pub struct ScriptError {
 
 /// Parses a whole script; blank lines and `#` comments are skipped.
 pub fn parse_script(text: &str) -> Result<Vec<Step>, ScriptError> {
-    let mut steps = Vec::new();
-    for (i, raw) in text.lines().enumerate() {
+    script_steps(text).collect()
+}
+
+/// Parses a script lazily, one step at a time, so that lines after the flow completed are
+/// never looked at (SPEC §7: they are ignored).
+pub fn script_steps(text: &str) -> impl Iterator<Item = Result<Step, ScriptError>> + '_ {
+    text.lines().enumerate().filter_map(|(i, raw)| {
         let line = raw.trim();
         if line.is_empty() || line.starts_with('#') {
-            continue;
+            return None;
         }
-        let step = parse_line(line).map_err(|message| ScriptError { line: i + 1, message })?;
-        steps.push(step);
-    }
-    Ok(steps)
+        Some(parse_line(line).map_err(|message| ScriptError { line: i + 1, message }))
+    })
 }
 
 fn parse_line(line: &str) -> Result<Step, String> {

@@ -1,5 +1,8 @@
 //! The folded state of one flow. Every field is derived from the log by [`FlowState::apply`].
 
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
 use ask_schema::{Form, Question};
 
 use crate::editor::TextBuffer;
@@ -88,18 +91,14 @@ pub struct QuestionState {
     custom_text: String,
     custom_selected: bool,
     note: String,
-    option_notes: Vec<String>,
-    option_note_count: usize,
+    /// Sparse: a form may have thousands of options and few notes.
+    option_notes: BTreeMap<usize, String>,
 }
 
 impl QuestionState {
     /// Nothing saved on a question with `options` declared options.
     pub fn new(options: usize) -> QuestionState {
-        QuestionState {
-            selected: vec![false; options],
-            option_notes: vec![String::new(); options],
-            ..QuestionState::default()
-        }
+        QuestionState { selected: vec![false; options], ..QuestionState::default() }
     }
 
     /// Whether the declared option at `i` is selected.
@@ -134,12 +133,12 @@ impl QuestionState {
 
     /// The note on option `i` ("" when none).
     pub fn option_note(&self, i: usize) -> &str {
-        self.option_notes.get(i).map_or("", String::as_str)
+        self.option_notes.get(&i).map_or("", String::as_str)
     }
 
-    /// Every option note slot, in declared order.
-    pub fn option_notes(&self) -> &[String] {
-        &self.option_notes
+    /// `(option index, note)` for every option that has a note, in declared order.
+    pub fn option_notes(&self) -> impl Iterator<Item = (usize, &str)> + '_ {
+        self.option_notes.iter().map(|(i, n)| (*i, n.as_str()))
     }
 
     /// A committed answer: a selected option or selected non-blank free-form text.
@@ -149,7 +148,7 @@ impl QuestionState {
 
     /// A question note or a note on any option, selected or not.
     pub fn has_notes(&self) -> bool {
-        !self.note.is_empty() || self.option_note_count > 0
+        !self.note.is_empty() || !self.option_notes.is_empty()
     }
 
     /// Anything saved at all (the dirty check).
@@ -187,20 +186,22 @@ impl QuestionState {
     }
 
     pub(crate) fn set_option_note(&mut self, i: usize, text: &str) {
-        let Some(slot) = self.option_notes.get_mut(i) else { return };
-        match (slot.is_empty(), text.is_empty()) {
-            (true, false) => self.option_note_count += 1,
-            (false, true) => self.option_note_count -= 1,
-            _ => {}
+        if i >= self.selected.len() {
+            return;
         }
-        text.clone_into(slot);
+        if text.is_empty() {
+            self.option_notes.remove(&i);
+        } else {
+            text.clone_into(self.option_notes.entry(i).or_default());
+        }
     }
 }
 
 /// The whole state of one flow.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct FlowState {
-    pub(crate) form: Form,
+    /// Shared, immutable for the flow's life: cloning a state or opening a flow never copies it.
+    pub(crate) form: Arc<Form>,
     pub(crate) settings: Settings,
     pub(crate) notices: Vec<String>,
     pub(crate) size: Size,

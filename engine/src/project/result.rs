@@ -141,7 +141,7 @@ impl FlowState {
             if !qs.note().is_empty() {
                 items.push(item(Target::Question, None, None, qs.note()));
             }
-            for (i, note) in qs.option_notes().iter().enumerate().filter(|(_, n)| !n.is_empty()) {
+            for (i, note) in qs.option_notes() {
                 let opt = &q.options[i];
                 let target = Target::Option { option_value: opt.value.clone() };
                 items.push(item(target, Some(opt.clone()), Some(qs.is_selected(i)), note));

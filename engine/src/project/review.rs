@@ -29,7 +29,7 @@ impl FlowState {
                     if !qs.note().is_empty() {
                         notes.push(format!("Note: {}", qs.note()));
                     }
-                    for (i, note) in qs.option_notes().iter().enumerate().filter(|(_, n)| !n.is_empty()) {
+                    for (i, note) in qs.option_notes() {
                         if all_notes || qs.is_selected(i) {
                             notes.push(format!("{} note: {note}", q.options[i].label));
                         }

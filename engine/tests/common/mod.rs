@@ -22,7 +22,7 @@ pub fn form_of(raw: &Value) -> Form {
 }
 
 pub fn opened(form: Form, settings: Settings) -> Event {
-    Event::FlowOpened { form, settings, origin: Origin::tool(), size: Size::default(), notices: vec![] }
+    Event::FlowOpened { form: form.into(), settings, origin: Origin::tool(), size: Size::default(), notices: vec![] }
 }
 
 /// Runs a script on a form; stops at completion like the headless runner. Returns state and log.

@@ -3,22 +3,22 @@
 use std::path::Path;
 
 use anyhow::Context;
-use ask_engine::{Event, Step, parse_script};
+use ask_engine::{Event, script_steps};
 use ask_storage::save_behaviour;
 
 use crate::session::FlowSession;
 
-/// Reads a script file (`-` = stdin) into steps.
-pub fn read_script(path: &Path) -> anyhow::Result<Vec<Step>> {
-    let text = crate::input::read_text(path).with_context(|| format!("cannot read script {}", path.display()))?;
-    Ok(parse_script(&text)?)
+/// Reads a script file (`-` = stdin).
+pub fn read_script(path: &Path) -> anyhow::Result<String> {
+    crate::input::read_text(path).with_context(|| format!("cannot read script {}", path.display()))
 }
 
-/// Feeds steps until the flow completes or the script ends. Overlay toggles are saved to
-/// `config` (when known); a failed save comes back as an event, as it would live.
-pub fn run_steps(session: &mut FlowSession, steps: &[Step], config: Option<&Path>) -> anyhow::Result<()> {
-    for step in steps {
-        for event in step.events(session.state().settings())? {
+/// Feeds script steps until the flow completes or the script ends; lines after completion are
+/// not read. Overlay toggles are saved to `config` (when known); a failed save comes back as an
+/// event, as it would live.
+pub fn run_steps(session: &mut FlowSession, script: &str, config: Option<&Path>) -> anyhow::Result<()> {
+    for step in script_steps(script) {
+        for event in step?.events(session.state().settings())? {
             let before = *session.state().settings();
             let fx = session.push(event);
             if let (Some(settings), Some(path)) = (fx.save_settings, config)

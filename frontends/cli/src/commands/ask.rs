@@ -64,7 +64,7 @@ pub fn run(args: &AskArgs) -> anyhow::Result<Status> {
     let config = config_path(&args.flow);
     let loaded = ask_storage::load_settings(config.as_deref());
     let mut session = FlowSession::open(Event::FlowOpened {
-        form,
+        form: form.into(),
         settings: loaded.settings,
         origin: Origin::tool(),
         size: Size::default(),

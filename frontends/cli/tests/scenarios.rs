@@ -1,0 +1,236 @@
+//! The real binary, headless: payload + script + config → stdout, exit status (SPEC §7).
+
+use std::io::Write;
+use std::process::{Command, Output, Stdio};
+
+use rstest::rstest;
+use serde_json::{Value, json};
+
+const BIN: &str = env!("CARGO_BIN_EXE_ask-user");
+
+struct Run {
+    code: i32,
+    stdout: String,
+    stderr: String,
+}
+
+impl Run {
+    fn json(&self) -> Value {
+        serde_json::from_str(self.stdout.trim()).unwrap_or_else(|e| panic!("stdout is not JSON ({e}): {}", self.stdout))
+    }
+}
+
+fn payload() -> Value {
+    json!({"title":"Setup","questions":[
+        {"id":"lang","label":"Lang","prompt":"Which language?","options":[
+            {"value":"rust","label":"Rust"},{"value":"go","label":"Go"}]},
+        {"id":"feat","label":"Feat","prompt":"Which features?","type":"multi","options":[
+            {"value":"a","label":"Alpha"},{"value":"b","label":"Beta"}]}
+    ]})
+}
+
+/// Runs `ask-user ask` on `payload` with `script` and an optional config file body.
+fn ask(payload: &str, script: &str, config: Option<&str>, extra: &[&str]) -> Run {
+    let dir = tempfile::tempdir().unwrap();
+    let p = dir.path().join("payload.json");
+    std::fs::write(&p, payload).unwrap();
+    let s = dir.path().join("keys.txt");
+    std::fs::write(&s, script).unwrap();
+    let c = dir.path().join("config.json");
+    if let Some(body) = config {
+        std::fs::write(&c, body).unwrap();
+    }
+    let mut cmd = Command::new(BIN);
+    cmd.arg("ask").arg(&p).arg("--script").arg(&s).arg("--config").arg(&c).args(extra);
+    run(cmd, dir.path(), None)
+}
+
+fn run(mut cmd: Command, dir: &std::path::Path, stdin: Option<&str>) -> Run {
+    cmd.env("ASK_LOG_DIR", dir.join("logs")).env_remove("ASK_USER_CONFIG");
+    cmd.stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped());
+    let mut child = cmd.spawn().expect("spawn ask-user");
+    let mut pipe = child.stdin.take().unwrap();
+    pipe.write_all(stdin.unwrap_or("").as_bytes()).unwrap();
+    drop(pipe);
+    let Output { status, stdout, stderr } = child.wait_with_output().unwrap();
+    Run {
+        code: status.code().unwrap_or(-1),
+        stdout: String::from_utf8(stdout).unwrap(),
+        stderr: String::from_utf8(stderr).unwrap(),
+    }
+}
+
+#[rstest]
+#[case::submit_exits_0("2\n2\ntab\n1\n1\n", 0, "Lang: Go\nFeat: Beta")]
+#[case::elaborate_exits_0("1\nshift+n\ntype \"why?\"\nenter\ntab\n2\n2\n", 0, "User asked to elaborate on question \"Which features?\" with note \"why?\"")]
+#[case::cancel_exits_1("esc\n", 1, "User cancelled the ask_user flow without submitting answers.")]
+#[case::review_cancel_exits_1("shift+tab\n3\n3\n", 1, "User cancelled the ask_user flow without submitting answers.")]
+#[case::steps_after_completion_are_ignored("esc\nthis-is-not-a-key-but-never-read\n", 1, "User cancelled the ask_user flow without submitting answers.")]
+fn spec7_exit_status_and_result_text(#[case] script: &str, #[case] code: i32, #[case] text: &str) {
+    let r = ask(&payload().to_string(), script, None, &[]);
+    assert_eq!(r.code, code, "stderr: {}", r.stderr);
+    assert_eq!(r.json()["content"][0]["text"], text);
+    assert_eq!(r.json()["content"][0]["type"], "text");
+    assert_eq!(r.stdout.lines().count(), 1, "stdout carries only the result");
+}
+
+#[test]
+fn spec7_script_ending_with_flow_open_exits_4_and_prints_nothing() {
+    let r = ask(&payload().to_string(), "down\n", None, &[]);
+    assert_eq!((r.code, r.stdout.as_str()), (4, ""));
+}
+
+#[test]
+fn spec7_invalid_payload_exits_2_with_structured_error() {
+    let r = ask(r#"{"questions":[{"id":"a","prompt":"P","options":[]}]}"#, "1\n", None, &[]);
+    assert_eq!(r.code, 2);
+    let j = r.json();
+    assert_eq!(j["details"]["error"]["kind"], "invalid_input");
+    assert_eq!(j["details"]["error"]["issues"][0]["path"], "questions[0].options");
+    assert!(j["content"][0]["text"].as_str().unwrap().starts_with("Invalid ask_user payload:\n- questions[0].options: "));
+}
+
+#[rstest]
+#[case::not_json("this is not json")]
+#[case::not_an_object("[1,2]")]
+fn d25_non_object_payload_is_one_root_issue_exit_2(#[case] body: &str) {
+    let r = ask(body, "1\n", None, &[]);
+    assert_eq!(r.code, 2);
+    let issues = &r.json()["details"]["error"]["issues"];
+    assert_eq!(issues.as_array().map(Vec::len), Some(1));
+    assert_eq!(issues[0]["path"], "");
+}
+
+#[test]
+fn spec9_invalid_utf8_payload_is_an_issue_not_a_panic() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = dir.path().join("bad.json");
+    std::fs::write(&p, b"{\"questions\": \"\xff\xfe\"}").unwrap();
+    let mut cmd = Command::new(BIN);
+    cmd.arg("ask").arg(&p).arg("--no-ui");
+    let r = run(cmd, dir.path(), None);
+    assert_eq!(r.code, 2);
+    assert_eq!(r.json()["details"]["error"]["issues"][0]["path"], "");
+}
+
+#[test]
+fn contract_no_ui_gives_needs_user_input_exit_3() {
+    let r = ask(&payload().to_string(), "1\n", None, &["--no-ui"]);
+    assert_eq!(r.code, 3);
+    let j = r.json();
+    assert!(j["content"][0]["text"].as_str().unwrap().starts_with("Needs user input"));
+    assert_eq!(j["details"]["cancelled"], true);
+    assert_eq!(j["details"]["questions"].as_array().map(Vec::len), Some(2));
+    assert_eq!(j["details"]["answers"], json!({}));
+}
+
+#[test]
+fn spec7_payload_from_stdin() {
+    let dir = tempfile::tempdir().unwrap();
+    let s = dir.path().join("keys");
+    std::fs::write(&s, "1\ntab\n1\n1\n").unwrap();
+    let mut cmd = Command::new(BIN);
+    cmd.args(["ask", "-", "--config"]).arg(dir.path().join("c.json")).arg("--script").arg(&s);
+    let r = run(cmd, dir.path(), Some(&payload().to_string()));
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert_eq!(r.json()["details"]["answers"]["lang"]["values"], json!(["rust"]));
+}
+
+#[rstest]
+#[case::double_press_off(r#"{"behaviour":{"doublePressReviewShortcuts":false}}"#, "shift+tab\n1\n", 0)]
+#[case::remapped_confirm(r#"{"keymaps":{"cancel":"esc","dismiss":"ctrl+c","toggle":"space","confirm":"ctrl+k","optionNote":"n","questionNote":"shift+n"}}"#, "enter\nshift+tab\nenter\n", 4)]
+#[case::remapped_confirm_used(r#"{"keymaps":{"cancel":"esc","dismiss":"ctrl+c","toggle":"space","confirm":"ctrl+k","optionNote":"n","questionNote":"shift+n"}}"#, "shift+tab\nctrl+k\n", 0)]
+#[case::auto_submit(r#"{"behaviour":{"autoSubmitWhenAnsweredWithoutNotes":true}}"#, "1\n1\ntab\n", 0)]
+#[case::guard_off(r#"{"behaviour":{"confirmDismissWhenDirty":false}}"#, "space\nesc\n", 1)]
+#[case::bad_keymaps_fall_back_behaviour_still_loads(r#"{"keymaps":{"confirm":"ctrl+k"},"behaviour":{"doublePressReviewShortcuts":false}}"#, "shift+tab\nenter\n", 0)]
+#[case::unparseable_config_uses_defaults("{oops", "shift+tab\n1\n", 4)]
+fn spec6_config_file_drives_the_flow(#[case] config: &str, #[case] script: &str, #[case] code: i32) {
+    let r = ask(&payload().to_string(), script, Some(config), &[]);
+    assert_eq!(r.code, code, "stdout {} stderr {}", r.stdout, r.stderr);
+}
+
+#[test]
+fn spec7_live_set_step_completes_flow() {
+    let r = ask(&payload().to_string(), "1\n1\ntab\nset behaviour.autoSubmitWhenAnsweredWithoutNotes true\n", None, &[]);
+    assert_eq!(r.code, 0);
+    assert_eq!(r.json()["details"]["mode"], "submit");
+}
+
+#[test]
+fn d29_overlay_toggle_persists_and_takes_effect() {
+    let dir = tempfile::tempdir().unwrap();
+    let c = dir.path().join("config.json");
+    let p = dir.path().join("p.json");
+    std::fs::write(&p, payload().to_string()).unwrap();
+    let s = dir.path().join("k");
+    // `?`, Down to "Confirm dismiss when dirty", Space turns it off; then a dirty Esc leaves at once.
+    std::fs::write(&s, "space\n?\ndown\nspace\nesc\nesc\n").unwrap();
+    let mut cmd = Command::new(BIN);
+    cmd.arg("ask").arg(&p).arg("--script").arg(&s).arg("--config").arg(&c);
+    let r = run(cmd, dir.path(), None);
+    assert_eq!(r.code, 1);
+    let saved: Value = serde_json::from_str(&std::fs::read_to_string(&c).unwrap()).unwrap();
+    assert_eq!(saved["behaviour"]["confirmDismissWhenDirty"], false);
+    assert_eq!(saved["schemaVersion"], 2);
+}
+
+#[rstest]
+#[case::bad_key_id("down\nfoo+bar\n", "script line 2")]
+#[case::bad_set("set behaviour.nope true\n", "unknown setting")]
+fn spec9_bad_script_is_a_one_line_error(#[case] script: &str, #[case] needle: &str) {
+    let r = ask(&payload().to_string(), script, None, &[]);
+    assert_eq!(r.code, 5);
+    assert_eq!(r.stdout, "");
+    assert_eq!(r.stderr.lines().count(), 1, "{}", r.stderr);
+    assert!(r.stderr.contains(needle), "{}", r.stderr);
+}
+
+#[test]
+fn spec9_missing_payload_file_is_a_one_line_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut cmd = Command::new(BIN);
+    cmd.args(["ask", "/nonexistent/p.json", "--no-ui"]);
+    let r = run(cmd, dir.path(), None);
+    assert_eq!(r.code, 5);
+    assert!(r.stderr.starts_with("ask-user: cannot read payload /nonexistent/p.json"), "{}", r.stderr);
+}
+
+#[rstest]
+#[case::input("input", "questions")]
+#[case::result("result", "details")]
+fn spec7_schema_command(#[case] kind: &str, #[case] property: &str) {
+    let dir = tempfile::tempdir().unwrap();
+    let mut cmd = Command::new(BIN);
+    cmd.args(["schema", kind]);
+    let r = run(cmd, dir.path(), None);
+    assert_eq!(r.code, 0);
+    assert!(r.json()["properties"][property].is_object());
+}
+
+#[test]
+fn spec7_transcript_commands() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = dir.path().join("p.json");
+    std::fs::write(&p, payload().to_string()).unwrap();
+    let mut cmd = Command::new(BIN);
+    cmd.args(["transcript", "call"]).arg(&p);
+    assert_eq!(run(cmd, dir.path(), None).stdout, "ask_user \"Setup\" · 2 questions: Lang, Feat\n");
+    let result = ask(&payload().to_string(), "2\n1\n2\ntab\n1\n1\n", None, &[]).stdout;
+    let r = dir.path().join("r.json");
+    std::fs::write(&r, result).unwrap();
+    let mut cmd = Command::new(BIN);
+    cmd.args(["transcript", "result"]).arg(&r);
+    assert_eq!(run(cmd, dir.path(), None).stdout, "✓ Lang: Go\n✓ Feat: Alpha, Beta\n");
+}
+
+#[test]
+fn spec7_usage_errors_do_not_collide_with_result_statuses() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut cmd = Command::new(BIN);
+    cmd.args(["ask", "--bogus"]);
+    let r = run(cmd, dir.path(), None);
+    assert_eq!(r.code, 64);
+    let mut cmd = Command::new(BIN);
+    cmd.args(["ask", "--help"]);
+    assert_eq!(run(cmd, dir.path(), None).code, 0);
+}
