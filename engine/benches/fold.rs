@@ -6,6 +6,7 @@
 //! The scripts were generated so the reference's flow never completes; under our decisions
 //! (e.g. D12's second Esc) a flow may complete early. Then, as a host would, we open a fresh
 //! flow and keep folding, so every one of the 100 000 keys is folded and counted.
+#![allow(clippy::unwrap_used, clippy::expect_used)] // tests fail loudly by design
 
 use std::path::PathBuf;
 

@@ -110,11 +110,8 @@ impl TextBuffer {
     /// Moves to the previous word start.
     pub fn word_left(&mut self) {
         let before = &self.text[..self.cursor];
-        self.cursor = before
-            .split_word_bound_indices()
-            .rev()
-            .find(|(_, w)| !w.trim().is_empty())
-            .map_or(0, |(i, _)| i);
+        self.cursor =
+            before.split_word_bound_indices().rev().find(|(_, w)| !w.trim().is_empty()).map_or(0, |(i, _)| i);
     }
 
     /// Moves past the next word.

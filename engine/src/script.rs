@@ -89,11 +89,7 @@ fn json_string(rest: &str) -> Result<String, String> {
 
 fn trailing_comment(rest: &str) -> Result<(), String> {
     let rest = rest.trim();
-    if rest.is_empty() || rest.starts_with('#') {
-        Ok(())
-    } else {
-        Err(format!("unexpected \"{rest}\""))
-    }
+    if rest.is_empty() || rest.starts_with('#') { Ok(()) } else { Err(format!("unexpected \"{rest}\"")) }
 }
 
 impl Step {
@@ -104,7 +100,9 @@ impl Step {
             Step::Type(text) => text.chars().map(|c| Event::key(KeyPress::from_char(c))).collect(),
             Step::Paste(text) => vec![Event::TextPasted { text: text.clone() }],
             Step::Resize(size) => vec![Event::TerminalResized { size: *size }],
-            Step::Set { path, value } => vec![Event::SettingsChanged { settings: settings.with_change(path, value)? }],
+            Step::Set { path, value } => {
+                vec![Event::SettingsChanged { settings: settings.with_change(path, value)? }]
+            }
         })
     }
 }

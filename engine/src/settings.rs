@@ -219,7 +219,7 @@ pub struct Settings {
     pub keymaps: Keymaps,
 }
 
-mod keymap_check;
 mod change;
+mod keymap_check;
 pub use change::SettingChangeError;
-pub use keymap_check::{KeymapError, keymaps_from_ids, is_reserved};
+pub use keymap_check::{KeymapError, is_reserved, keymaps_from_ids};

@@ -1,5 +1,6 @@
 //! (payload, keys, settings) → submitted answers. Each case names the contract line or SPEC
 //! decision it proves. Scripts use the `--script` format with `;` between steps.
+#![allow(clippy::unwrap_used, clippy::expect_used)] // tests fail loudly by design
 
 mod common;
 

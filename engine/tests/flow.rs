@@ -1,5 +1,6 @@
 //! Flow-level behaviour: tabs, cursor, editors, review shortcuts, the dirty guard, settings.
 //! Each case names the contract line or SPEC decision it proves.
+#![allow(clippy::unwrap_used, clippy::expect_used)] // tests fail loudly by design
 
 mod common;
 
@@ -38,7 +39,11 @@ fn contract_tabs_move_between_tabs(#[case] steps: &str, #[case] tab: usize) {
 #[case::contract_empty_editor_up_moves_options("down; down; down; up", 2, false)]
 #[case::d14_tab_change_resets_cursor("down; tab; shift+tab", 0, false)]
 #[case::d20_home_and_end_jump_rows("end; esc; home", 0, false)]
-fn contract_up_down_move_between_options(#[case] steps: &str, #[case] cursor: usize, #[case] editor_open: bool) {
+fn contract_up_down_move_between_options(
+    #[case] steps: &str,
+    #[case] cursor: usize,
+    #[case] editor_open: bool,
+) {
     let s = go(steps, Settings::default());
     assert_eq!(s.cursor(), cursor);
     assert_eq!(s.editor().is_some(), editor_open);
@@ -121,8 +126,16 @@ fn d21_blank_confirm_reopens_and_never_advances() {
 #[case::d23_n_disarms("shift+tab; 1; n", None, None)]
 #[case::d23_shift_n_disarms("shift+tab; 2; shift+n", None, None)]
 #[case::d2_enter_confirms_highlighted_after_disarm("shift+tab; 2; enter", Some(Outcome::Elaborated), None)]
-#[case::d2_down_disarms_then_enter_confirms_moved_cursor("shift+tab; 1; down; enter", Some(Outcome::Elaborated), None)]
-#[case::d2_review_cursor_starts_on_submit("shift+tab; down; down; tab; shift+tab; enter", Some(Outcome::Submitted), None)]
+#[case::d2_down_disarms_then_enter_confirms_moved_cursor(
+    "shift+tab; 1; down; enter",
+    Some(Outcome::Elaborated),
+    None
+)]
+#[case::d2_review_cursor_starts_on_submit(
+    "shift+tab; down; down; tab; shift+tab; enter",
+    Some(Outcome::Submitted),
+    None
+)]
 fn d2_double_press_review_shortcuts(
     #[case] steps: &str,
     #[case] outcome: Option<Outcome>,
@@ -164,8 +177,16 @@ fn d2_review_hint_names_the_key_to_press_again() {
 #[case::d12_open_blank_editor_is_not_dirty("4; ctrl+c", Some(Outcome::Cancelled), None)]
 #[case::d12_note_makes_flow_dirty("n; type \"x\"; enter; esc", None, Some(ExitAction::Cancel))]
 #[case::d12_review_cancel_is_never_guarded("space; shift+tab; 3; 3", Some(Outcome::Cancelled), None)]
-#[case::d24_cancel_in_editor_never_counts_as_second_press("space; esc; 4; type \"x\"; esc", None, Some(ExitAction::Cancel))]
-#[case::d24_second_dismiss_leaves_even_from_editor("4; type \"x\"; ctrl+c; ctrl+c", Some(Outcome::Cancelled), None)]
+#[case::d24_cancel_in_editor_never_counts_as_second_press(
+    "space; esc; 4; type \"x\"; esc",
+    None,
+    Some(ExitAction::Cancel)
+)]
+#[case::d24_second_dismiss_leaves_even_from_editor(
+    "4; type \"x\"; ctrl+c; ctrl+c",
+    Some(Outcome::Cancelled),
+    None
+)]
 fn d12_dirty_dismiss_confirmation(
     #[case] steps: &str,
     #[case] outcome: Option<Outcome>,
@@ -196,7 +217,10 @@ fn contract_guard_off_leaves_dirty_flow_at_once() {
 #[case::d3_not_while_a_question_is_unanswered("1; tab; 1", None)]
 #[case::d3_not_when_a_question_note_exists("shift+n; type \"q\"; enter; 1; 1; tab; 1", None)]
 #[case::d3_not_when_an_unselected_option_note_exists("n; type \"q\"; enter; 2; 1; tab; 1", None)]
-#[case::d3_via_shift_tab("1; 1; tab; down; space; shift+tab; shift+tab; shift+tab; shift+tab; tab; tab; tab", Some(Outcome::Submitted))]
+#[case::d3_via_shift_tab(
+    "1; 1; tab; down; space; shift+tab; shift+tab; shift+tab; shift+tab; tab; tab; tab",
+    Some(Outcome::Submitted)
+)]
 fn d3_auto_submit(#[case] steps: &str, #[case] outcome: Option<Outcome>) {
     let s = go(steps, with(|s| s.behaviour.auto_submit_when_answered_without_notes = true));
     assert_eq!(s.outcome(), outcome);
@@ -246,7 +270,10 @@ fn d29_toggle_in_overlay_reports_a_save_effect() {
 fn spec6_failed_save_reverts_and_shows_the_error() {
     let mut state = run3("?\ndown", Settings::default());
     state.apply(&ask_engine::Event::key(ask_engine::KeyPress::parse("space").unwrap()));
-    state.apply(&ask_engine::Event::SettingsSaveFailed { settings: Settings::default(), message: "read-only".into() });
+    state.apply(&ask_engine::Event::SettingsSaveFailed {
+        settings: Settings::default(),
+        message: "read-only".into(),
+    });
     assert!(state.settings().behaviour.confirm_dismiss_when_dirty);
     assert!(state.view().overlay.is_some_and(|o| o.notices.iter().any(|n| n == "read-only")));
 }

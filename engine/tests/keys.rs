@@ -1,4 +1,5 @@
 //! Key ids, keymap validation and the script format (SPEC §6, §7).
+#![allow(clippy::unwrap_used, clippy::expect_used)] // tests fail loudly by design
 
 use ask_engine::{KeyCode, KeyPress, KeymapError, Modifiers, Step, keymaps_from_ids, parse_script};
 use rstest::rstest;
@@ -59,7 +60,11 @@ fn labels_read_like_footer_hints() {
 fn full(over: serde_json::Value) -> serde_json::Value {
     let mut base = json!({"cancel":"esc","dismiss":"ctrl+c","toggle":"space","confirm":"enter","optionNote":"n","questionNote":"shift+n"});
     for (k, v) in over.as_object().unwrap() {
-        if v.is_null() { base.as_object_mut().unwrap().remove(k); } else { base[k] = v.clone(); }
+        if v.is_null() {
+            base.as_object_mut().unwrap().remove(k);
+        } else {
+            base[k] = v.clone();
+        }
     }
     base
 }
@@ -82,7 +87,8 @@ fn spec6_keymap_errors(#[case] over: serde_json::Value, #[case] expected: Keymap
 
 #[test]
 fn spec6_valid_keymaps_with_aliases_load() {
-    let k = keymaps_from_ids(&full(json!({"cancel":"Escape","confirm":"ctrl+k","questionNote":"Shift+N"}))).unwrap();
+    let k = keymaps_from_ids(&full(json!({"cancel":"Escape","confirm":"ctrl+k","questionNote":"Shift+N"})))
+        .unwrap();
     assert_eq!(k.confirm.to_string(), "ctrl+k");
     assert_eq!(k.question_note.to_string(), "shift+n");
 }
@@ -93,14 +99,17 @@ fn spec7_script_format() {
         "# comment\n\ndown   # a key id\nshift+n\ntype \"  my # answer \"  # note\npaste \"a\\nb\"\nresize 100 30\nset behaviour.autoSubmitWhenAnsweredWithoutNotes true\n",
     )
     .unwrap();
-    assert_eq!(steps, vec![
-        Step::Key(KeyPress::parse("down").unwrap()),
-        Step::Key(KeyPress::parse("shift+n").unwrap()),
-        Step::Type("  my # answer ".into()),
-        Step::Paste("a\nb".into()),
-        Step::Resize(ask_engine::Size { width: 100, height: 30 }),
-        Step::Set { path: "behaviour.autoSubmitWhenAnsweredWithoutNotes".into(), value: "true".into() },
-    ]);
+    assert_eq!(
+        steps,
+        vec![
+            Step::Key(KeyPress::parse("down").unwrap()),
+            Step::Key(KeyPress::parse("shift+n").unwrap()),
+            Step::Type("  my # answer ".into()),
+            Step::Paste("a\nb".into()),
+            Step::Resize(ask_engine::Size { width: 100, height: 30 }),
+            Step::Set { path: "behaviour.autoSubmitWhenAnsweredWithoutNotes".into(), value: "true".into() },
+        ]
+    );
 }
 
 #[rstest]
@@ -118,7 +127,10 @@ fn spec7_type_makes_one_key_per_character_and_newline_is_enter() {
     let events = Step::Type("aB\n".into()).events(&Default::default()).unwrap();
     let keys: Vec<String> = events
         .iter()
-        .map(|e| match e { ask_engine::Event::KeyPressed { key } => key.to_string(), _ => String::new() })
+        .map(|e| match e {
+            ask_engine::Event::KeyPressed { key } => key.to_string(),
+            _ => String::new(),
+        })
         .collect();
     assert_eq!(keys, ["a", "shift+b", "enter"]);
 }

@@ -1,4 +1,5 @@
 //! Properties of the fold: no panic on any key sequence, replay equals live, invariants hold.
+#![allow(clippy::unwrap_used, clippy::expect_used)] // tests fail loudly by design
 
 mod common;
 
@@ -13,8 +14,12 @@ fn payload() -> impl Strategy<Value = Value> {
         let options: Vec<Value> = (0..n)
             .map(|j| {
                 let mut o = json!({"value": format!("v{j}"), "label": format!("Option {j}")});
-                if described { o["description"] = json!("d"); }
-                if kind == "preview" { o["preview"] = json!(format!("line\n{j}")); }
+                if described {
+                    o["description"] = json!("d");
+                }
+                if kind == "preview" {
+                    o["preview"] = json!(format!("line\n{j}"));
+                }
                 o
             })
             .collect();
@@ -31,9 +36,40 @@ fn payload() -> impl Strategy<Value = Value> {
 }
 
 const KEYS: &[&str] = &[
-    "up", "down", "left", "right", "tab", "shift+tab", "enter", "esc", "space", "backspace", "delete",
-    "n", "shift+n", "1", "2", "3", "4", "5", "9", "0", "?", "ctrl+c", "alt+enter", "home", "end",
-    "pageUp", "pageDown", "a", "shift+z", "é", "世", "ctrl+w", "ctrl+u", "alt+b",
+    "up",
+    "down",
+    "left",
+    "right",
+    "tab",
+    "shift+tab",
+    "enter",
+    "esc",
+    "space",
+    "backspace",
+    "delete",
+    "n",
+    "shift+n",
+    "1",
+    "2",
+    "3",
+    "4",
+    "5",
+    "9",
+    "0",
+    "?",
+    "ctrl+c",
+    "alt+enter",
+    "home",
+    "end",
+    "pageUp",
+    "pageDown",
+    "a",
+    "shift+z",
+    "é",
+    "世",
+    "ctrl+w",
+    "ctrl+u",
+    "alt+b",
 ];
 
 fn event() -> impl Strategy<Value = Event> {
@@ -58,7 +94,10 @@ fn check_invariants(state: &FlowState) {
         assert!(state.cursor() <= q.declared_rows(), "cursor in range");
         if q.kind != QuestionType::Multi {
             assert!(qs.selected_count() <= 1, "single-select never holds two options");
-            assert!(!(qs.selected_count() == 1 && qs.custom_selected()), "option and custom text never both selected");
+            assert!(
+                !(qs.selected_count() == 1 && qs.custom_selected()),
+                "option and custom text never both selected"
+            );
         }
     }
     if let Some(result) = state.result() {
@@ -66,7 +105,10 @@ fn check_invariants(state: &FlowState) {
             assert_eq!(meta.id, q.id);
             let Some(a) = result.details.answers.get(&q.id) else { continue };
             assert_eq!(a.values.len(), a.labels.len());
-            assert!(a.indices.iter().all(|&i| i >= 1 && i <= q.options.len()), "indices are 1-based and in range");
+            assert!(
+                a.indices.iter().all(|&i| i >= 1 && i <= q.options.len()),
+                "indices are 1-based and in range"
+            );
             assert!(a.indices.windows(2).all(|w| w[0] < w[1]), "declared order");
             if q.kind != QuestionType::Multi {
                 assert!(a.values.len() <= 1);

@@ -1,5 +1,6 @@
 //! Result projections: elaborate continuation and items, result text, review summary, fallback,
 //! invalid payloads and transcript rows.
+#![allow(clippy::unwrap_used, clippy::expect_used)] // tests fail loudly by design
 
 mod common;
 
@@ -25,14 +26,20 @@ fn d7_elaborate_without_notes_resumes_and_keeps_answers() {
     let s = done("1; tab; tab; 2");
     let d = details(&s);
     assert_eq!(d["mode"], "elaborate");
-    assert_eq!(d["continuation"], json!({
-        "strategy":"resume","affectedQuestionIds":[],
-        "preservedAnswers":{"lang":{"values":["rust"],"labels":["Rust"],"indices":[1]}},
-        "questionStates":{"lang":{"status":"answered"},"feat":{"status":"unanswered"},"view":{"status":"unanswered"}}
-    }));
+    assert_eq!(
+        d["continuation"],
+        json!({
+            "strategy":"resume","affectedQuestionIds":[],
+            "preservedAnswers":{"lang":{"values":["rust"],"labels":["Rust"],"indices":[1]}},
+            "questionStates":{"lang":{"status":"answered"},"feat":{"status":"unanswered"},"view":{"status":"unanswered"}}
+        })
+    );
     assert_eq!(d["elaboration"]["nextAction"], "clarify");
     assert_eq!(d["elaboration"]["items"], json!([]));
-    assert_eq!(text(&s), r#"User asked to elaborate on question "Which language?" after current answer "Rust""#);
+    assert_eq!(
+        text(&s),
+        r#"User asked to elaborate on question "Which language?" after current answer "Rust""#
+    );
 }
 
 #[test]
@@ -41,10 +48,17 @@ fn d7_affected_unanswered_question_needs_reask() {
     let d = details(&s);
     assert_eq!(d["continuation"]["strategy"], "refine_only");
     assert_eq!(d["continuation"]["affectedQuestionIds"], json!(["feat"]));
-    assert_eq!(d["continuation"]["preservedAnswers"], json!({"lang":{"values":["rust"],"labels":["Rust"],"indices":[1]}}));
+    assert_eq!(
+        d["continuation"]["preservedAnswers"],
+        json!({"lang":{"values":["rust"],"labels":["Rust"],"indices":[1]}})
+    );
     assert_eq!(d["continuation"]["questionStates"]["feat"]["status"], "needs_clarification");
     assert_eq!(d["elaboration"]["nextAction"], "clarify_then_reask");
-    assert_eq!(d["answers"], json!({"lang":{"values":["rust"],"labels":["Rust"],"indices":[1]}}), "note-only entries move to items");
+    assert_eq!(
+        d["answers"],
+        json!({"lang":{"values":["rust"],"labels":["Rust"],"indices":[1]}}),
+        "note-only entries move to items"
+    );
     let item = &d["elaboration"]["items"][0];
     assert_eq!(item["target"], json!({"kind":"question"}));
     assert_eq!(item["answered"], false);
@@ -55,15 +69,20 @@ fn d7_affected_unanswered_question_needs_reask() {
 
 #[test]
 fn contract_elaboration_items_include_notes_on_unselected_options_in_d26_order() {
-    let s = done("tab; down; n; type \"why b\"; enter; up; n; type \"why a\"; enter; 3; shift+n; type \"overall\"; enter; tab; tab; 2");
+    let s = done(
+        "tab; down; n; type \"why b\"; enter; up; n; type \"why a\"; enter; 3; shift+n; type \"overall\"; enter; tab; tab; 2",
+    );
     let d = details(&s);
     let items = d["elaboration"]["items"].as_array().expect("items");
     let targets: Vec<_> = items.iter().map(|i| i["target"].clone()).collect();
-    assert_eq!(targets, vec![
-        json!({"kind":"question"}),
-        json!({"kind":"option","optionValue":"a"}),
-        json!({"kind":"option","optionValue":"b"}),
-    ]);
+    assert_eq!(
+        targets,
+        vec![
+            json!({"kind":"question"}),
+            json!({"kind":"option","optionValue":"a"}),
+            json!({"kind":"option","optionValue":"b"}),
+        ]
+    );
     assert_eq!(items[1]["selected"], false);
     assert_eq!(items[1]["option"], json!({"value":"a","label":"Alpha"}));
     assert_eq!(items[1]["answer"]["values"], json!(["c"]));
@@ -82,13 +101,24 @@ fn d7_submit_has_no_continuation_or_elaboration() {
 }
 
 #[rstest]
-#[case::spec4_submit_lines("1; 1; 3; n; type \"if cheap\"; enter; shift+n; type \"more later\"; enter; tab; 3; type \"Grid\"; enter; 1",
-    "Lang: Rust\nFeat: Alpha, Gamma\nFeat note: more later\nFeat / Gamma note: if cheap\nView: Grid")]
-#[case::d27_note_only_question_prints_its_note_line("shift+n; type \"ask ops\"; enter; shift+tab; 1", "Lang note: ask ops")]
+#[case::spec4_submit_lines(
+    "1; 1; 3; n; type \"if cheap\"; enter; shift+n; type \"more later\"; enter; tab; 3; type \"Grid\"; enter; 1",
+    "Lang: Rust\nFeat: Alpha, Gamma\nFeat note: more later\nFeat / Gamma note: if cheap\nView: Grid"
+)]
+#[case::d27_note_only_question_prints_its_note_line(
+    "shift+n; type \"ask ops\"; enter; shift+tab; 1",
+    "Lang note: ask ops"
+)]
 #[case::spec4_submit_without_answers("shift+tab; 1", ask_engine::project::text::EMPTY_SUBMIT_TEXT)]
-#[case::d27_elaborate_without_notes_or_answers("shift+tab; 2", ask_engine::project::text::EMPTY_ELABORATE_TEXT)]
+#[case::d27_elaborate_without_notes_or_answers(
+    "shift+tab; 2",
+    ask_engine::project::text::EMPTY_ELABORATE_TEXT
+)]
 #[case::d8_cancel_text_says_user_cancelled("1; tab; tab; 3", ask_engine::project::text::CANCELLED_TEXT)]
-#[case::spec4_quoted_values_are_json_escaped("shift+n; type \"say \\\"hi\\\"\"; enter; shift+tab; 2", r#"User asked to elaborate on question "Which language?" with note "say \"hi\"""#)]
+#[case::spec4_quoted_values_are_json_escaped(
+    "shift+n; type \"say \\\"hi\\\"\"; enter; shift+tab; 2",
+    r#"User asked to elaborate on question "Which language?" with note "say \"hi\"""#
+)]
 fn spec4_result_text(#[case] steps: &str, #[case] expected: &str) {
     let t = text(&done(steps));
     assert_eq!(t, expected);
@@ -97,7 +127,12 @@ fn spec4_result_text(#[case] steps: &str, #[case] expected: &str) {
 
 #[test]
 fn d19_review_summary_depends_on_highlighted_action() {
-    let s = run3(&script("n; type \"on rust\"; enter; shift+n; type \"qn\"; enter; tab; 1; n; type \"on a\"; enter; tab; tab"), Settings::default());
+    let s = run3(
+        &script(
+            "n; type \"on rust\"; enter; shift+n; type \"qn\"; enter; tab; 1; n; type \"on a\"; enter; tab; tab",
+        ),
+        Settings::default(),
+    );
     let submit = s.review_summary(ReviewAction::Submit);
     assert_eq!(submit[0].answer, None, "note-only question reads as unanswered");
     assert!(submit[0].notes.is_empty());
@@ -111,25 +146,41 @@ fn d19_review_summary_depends_on_highlighted_action() {
 fn spec4_fallback_lists_every_question_and_option() {
     let r = fallback_result(&form_of(&form3()));
     assert!(r.text().starts_with("Needs user input"));
-    assert!(r.text().contains("1. Lang: Which language?\n   - Rust [rust]\n   - Go [go]\n   - TypeScript [ts]\n   - Type your own"));
+    assert!(r.text().contains(
+        "1. Lang: Which language?\n   - Rust [rust]\n   - Go [go]\n   - TypeScript [ts]\n   - Type your own"
+    ));
     assert!(r.text().contains("details.questions"));
     let d = serde_json::to_value(&r.details).unwrap();
-    assert_eq!((d["cancelled"].clone(), d["mode"].clone(), d["answers"].clone()), (json!(true), json!("submit"), json!({})));
-    assert_eq!(d["questions"][1], json!({"id":"feat","label":"Feat","prompt":"Which features?","type":"multi"}));
+    assert_eq!(
+        (d["cancelled"].clone(), d["mode"].clone(), d["answers"].clone()),
+        (json!(true), json!("submit"), json!({}))
+    );
+    assert_eq!(
+        d["questions"][1],
+        json!({"id":"feat","label":"Feat","prompt":"Which features?","type":"multi"})
+    );
 }
 
 #[test]
 fn spec3_invalid_result_shape() {
-    let r = invalid_result(vec![Issue { path: "questions".into(), message: "at least one question is required".into() }]);
+    let r = invalid_result(vec![Issue {
+        path: "questions".into(),
+        message: "at least one question is required".into(),
+    }]);
     assert_eq!(r.text(), "Invalid ask_user payload:\n- questions: at least one question is required");
     let d = serde_json::to_value(&r.details).unwrap();
-    assert_eq!(d, json!({"cancelled":true,"error":{"kind":"invalid_input","issues":[{"path":"questions","message":"at least one question is required"}]},"mode":"submit","questions":[],"answers":{}}));
+    assert_eq!(
+        d,
+        json!({"cancelled":true,"error":{"kind":"invalid_input","issues":[{"path":"questions","message":"at least one question is required"}]},"mode":"submit","questions":[],"answers":{}})
+    );
 }
 
 #[test]
 fn spec4_transcript_rows() {
     assert_eq!(call_row(&form_of(&form3())), "ask_user \"Setup\" · 3 questions: Lang, Feat, View");
-    let s = done("4; type \"Zig\"; enter; 1; n; type \"x\"; enter; tab; 1; shift+tab; shift+tab; shift+tab; shift+tab; 1");
+    let s = done(
+        "4; type \"Zig\"; enter; 1; n; type \"x\"; enter; tab; 1; shift+tab; shift+tab; shift+tab; shift+tab; 1",
+    );
     let rows = result_rows(&s.result().unwrap());
     assert_eq!(rows, vec!["✓ Lang: (wrote) Zig", "✓ Feat: Alpha", "  Feat / Alpha note: x", "✓ View: Ex"]);
     assert_eq!(result_rows(&done("esc").result().unwrap()), vec!["Cancelled"]);

@@ -8,7 +8,10 @@ use crate::output::ToolResult;
 
 /// The input as an agent writes it (optional fields really optional).
 #[derive(Deserialize, JsonSchema)]
-#[schemars(title = "ask_user input", description = "Questions for the user; every question also gets a free-form 'Type your own' answer.")]
+#[schemars(
+    title = "ask_user input",
+    description = "Questions for the user; every question also gets a free-form 'Type your own' answer."
+)]
 #[allow(dead_code)] // Only its schema is used.
 struct AskParams {
     /// Optional heading shown above the tabs.

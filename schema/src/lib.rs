@@ -19,9 +19,8 @@ mod validate;
 pub use input::{Form, FormSource, OptionItem, Question, QuestionType};
 pub use json_schema::{input_schema, result_schema};
 pub use output::{
-    Answer, Continuation, Details, ElaboratedQuestion, Elaboration, ElaborationItem, InputError,
-    Issue, Mode, NextAction, QuestionMeta, QuestionStateEntry, QuestionStatus, Strategy, Target,
-    TextContent, ToolResult,
+    Answer, Continuation, Details, ElaboratedQuestion, Elaboration, ElaborationItem, InputError, Issue, Mode,
+    NextAction, QuestionMeta, QuestionStateEntry, QuestionStatus, Strategy, Target, TextContent, ToolResult,
 };
 pub use validate::{validate, validate_text};
 

@@ -23,10 +23,9 @@ pub fn validate(raw: &Value, source: FormSource) -> Result<Form, Vec<Issue>> {
 pub fn validate_text(text: &str, source: FormSource) -> Result<Form, Vec<Issue>> {
     match serde_json::from_str::<Value>(text) {
         Ok(raw) => validate(&raw, source),
-        Err(err) => Err(vec![Issue {
-            path: String::new(),
-            message: format!("payload is not valid JSON ({err})"),
-        }]),
+        Err(err) => {
+            Err(vec![Issue { path: String::new(), message: format!("payload is not valid JSON ({err})") }])
+        }
     }
 }
 
@@ -131,12 +130,7 @@ impl Validator {
         }
     }
 
-    fn question(
-        &mut self,
-        raw: &Value,
-        i: usize,
-        seen_ids: &mut HashSet<String>,
-    ) -> Option<Question> {
+    fn question(&mut self, raw: &Value, i: usize, seen_ids: &mut HashSet<String>) -> Option<Question> {
         let base = format!("questions[{i}]");
         let n = i + 1;
         let Some(obj) = raw.as_object() else {

@@ -1,4 +1,5 @@
 //! Payload → exact issues (path, message), in payload order (SPEC §3, D25), and normalization.
+#![allow(clippy::unwrap_used, clippy::expect_used)] // tests fail loudly by design
 
 use ask_schema::{FormSource, QuestionType, validate, validate_text};
 use proptest::prelude::*;
@@ -68,10 +69,13 @@ fn spec3_freeform_marker_must_be_the_only_option_in_answer_forms() {
     let form = validate(&ok, FormSource::AnswerExtraction).expect("valid /answer form");
     assert!(form.questions[0].is_freeform());
     let bad = json!({"questions": [{"id": "a", "prompt": "P", "options": [opt("x"), marker]}]});
-    assert_eq!(paths(bad, FormSource::AnswerExtraction), vec![p(
-        "questions[0].options[1].freeform",
-        "Question 1: option 2 is a freeform marker, which must be the only option of its question",
-    )]);
+    assert_eq!(
+        paths(bad, FormSource::AnswerExtraction),
+        vec![p(
+            "questions[0].options[1].freeform",
+            "Question 1: option 2 is a freeform marker, which must be the only option of its question",
+        )]
+    );
 }
 
 #[test]
@@ -94,7 +98,10 @@ fn contract_normalization_trims_and_fills_defaults() {
     assert_eq!((a.id.as_str(), a.label.as_str(), a.prompt.as_str()), ("a", "Q1", "P?"));
     assert_eq!((a.kind, a.required), (QuestionType::Single, false));
     let o = &a.options[0];
-    assert_eq!((o.value.as_str(), o.label.as_str(), o.description.as_deref(), o.preview.as_deref()), ("v", "L", Some("d"), Some("p")));
+    assert_eq!(
+        (o.value.as_str(), o.label.as_str(), o.description.as_deref(), o.preview.as_deref()),
+        ("v", "L", Some("d"), Some("p"))
+    );
     assert_eq!((b.label.as_str(), b.kind, b.required), ("Scope", QuestionType::Multi, true));
 }
 
@@ -112,12 +119,23 @@ fn arbitrary_json() -> impl Strategy<Value = Value> {
         Just(Value::Null),
         any::<bool>().prop_map(Value::Bool),
         any::<i64>().prop_map(|n| json!(n)),
-        prop::sample::select(vec!["", " ", "a", "id", "single", "multi", "preview", "x"]).prop_map(|s| json!(s)),
+        prop::sample::select(vec!["", " ", "a", "id", "single", "multi", "preview", "x"])
+            .prop_map(|s| json!(s)),
     ];
     leaf.prop_recursive(4, 48, 6, |inner| {
         let keys = prop::sample::select(vec![
-            "title", "questions", "id", "label", "prompt", "type", "required", "options", "value",
-            "description", "preview", "freeform",
+            "title",
+            "questions",
+            "id",
+            "label",
+            "prompt",
+            "type",
+            "required",
+            "options",
+            "value",
+            "description",
+            "preview",
+            "freeform",
         ]);
         prop_oneof![
             prop::collection::vec(inner.clone(), 0..5).prop_map(Value::Array),

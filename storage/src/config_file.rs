@@ -35,7 +35,11 @@ pub enum ConfigError {
 
 /// Reads settings from `path`; a missing file gives defaults without notices.
 pub fn load_settings(path: Option<&Path>) -> LoadedConfig {
-    let mut loaded = LoadedConfig { settings: Settings::default(), notices: Vec::new(), path: path.map(Path::to_path_buf) };
+    let mut loaded = LoadedConfig {
+        settings: Settings::default(),
+        notices: Vec::new(),
+        path: path.map(Path::to_path_buf),
+    };
     let Some(path) = path else { return loaded };
     let text = match fs::read_to_string(path) {
         Ok(text) => text,
@@ -47,8 +51,12 @@ pub fn load_settings(path: Option<&Path>) -> LoadedConfig {
     };
     match serde_json::from_str::<Value>(&text) {
         Ok(Value::Object(obj)) => apply_file(&mut loaded, &obj),
-        Ok(_) => loaded.notices.push(format!("{} is not a JSON object; using default settings.", path.display())),
-        Err(e) => loaded.notices.push(format!("{} is not valid JSON ({e}); using default settings.", path.display())),
+        Ok(_) => {
+            loaded.notices.push(format!("{} is not a JSON object; using default settings.", path.display()))
+        }
+        Err(e) => loaded
+            .notices
+            .push(format!("{} is not valid JSON ({e}); using default settings.", path.display())),
     }
     loaded
 }
@@ -61,9 +69,10 @@ fn apply_file(loaded: &mut LoadedConfig, obj: &Map<String, Value>) {
                     match b.get(toggle.key()) {
                         None => {}
                         Some(Value::Bool(on)) => loaded.settings.behaviour.set(toggle, *on),
-                        Some(_) => loaded
-                            .notices
-                            .push(format!("behaviour.{} must be true or false; using the default.", toggle.key())),
+                        Some(_) => loaded.notices.push(format!(
+                            "behaviour.{} must be true or false; using the default.",
+                            toggle.key()
+                        )),
                     }
                 }
             }

@@ -87,7 +87,10 @@ impl FlowState {
 
     /// Leaves the flow, or (guard on, flow dirty) shows the warning first (D12, D13, D24).
     fn exit(&mut self, action: ExitAction) {
-        if self.warning == Some(action) || !self.settings.behaviour.confirm_dismiss_when_dirty || !self.is_dirty() {
+        if self.warning == Some(action)
+            || !self.settings.behaviour.confirm_dismiss_when_dirty
+            || !self.is_dirty()
+        {
             self.outcome = Some(Outcome::Cancelled);
         } else {
             self.warning = Some(action);

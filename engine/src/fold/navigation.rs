@@ -76,7 +76,9 @@ impl FlowState {
             Nav::Up if self.on_review() => {
                 self.review_cursor = ReviewAction::at(self.review_cursor.index().saturating_sub(1));
             }
-            Nav::Down if self.on_review() => self.review_cursor = ReviewAction::at(self.review_cursor.index() + 1),
+            Nav::Down if self.on_review() => {
+                self.review_cursor = ReviewAction::at(self.review_cursor.index() + 1)
+            }
             Nav::Up => self.move_cursor_to(self.cursor.saturating_sub(1)),
             Nav::Down => self.move_cursor_to(self.cursor + 1),
         }
@@ -141,7 +143,11 @@ impl FlowState {
         }
         self.cursor = k - 1;
         self.preview_scroll = 0;
-        if self.is_multi() || self.cursor == self.custom_row() { self.toggle_row() } else { self.confirm_row() }
+        if self.is_multi() || self.cursor == self.custom_row() {
+            self.toggle_row()
+        } else {
+            self.confirm_row()
+        }
     }
 
     /// Space: select/deselect (single, preview), toggle (multi); on the custom row, D15/D16.

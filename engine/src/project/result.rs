@@ -48,7 +48,12 @@ fn committed(q: &Question, qs: &QuestionState) -> Option<Answer> {
 pub fn question_metas(questions: &[Question]) -> Vec<QuestionMeta> {
     questions
         .iter()
-        .map(|q| QuestionMeta { id: q.id.clone(), label: q.label.clone(), prompt: q.prompt.clone(), kind: q.kind })
+        .map(|q| QuestionMeta {
+            id: q.id.clone(),
+            label: q.label.clone(),
+            prompt: q.prompt.clone(),
+            kind: q.kind,
+        })
         .collect()
 }
 

@@ -7,7 +7,8 @@ pub const CANCELLED_TEXT: &str = "User cancelled the ask_user flow without submi
 /// The text of a submit with nothing to report.
 pub const EMPTY_SUBMIT_TEXT: &str = "User submitted the form without answering any question.";
 /// The text of an elaborate with neither notes nor answers.
-pub const EMPTY_ELABORATE_TEXT: &str = "User asked to elaborate without adding notes or answering any question.";
+pub const EMPTY_ELABORATE_TEXT: &str =
+    "User asked to elaborate without adding notes or answering any question.";
 /// The first line of an invalid-payload result.
 pub const INVALID_HEADER: &str = "Invalid ask_user payload:";
 
@@ -87,7 +88,11 @@ fn elaborate_lines(questions: &[Question], details: &Details) -> Vec<String> {
         .iter()
         .filter_map(|q| {
             let a = details.answers.get(&q.id)?;
-            Some(format!("User asked to elaborate on question {}{}", quoted(&q.prompt), after_answer(Some(a))))
+            Some(format!(
+                "User asked to elaborate on question {}{}",
+                quoted(&q.prompt),
+                after_answer(Some(a))
+            ))
         })
         .collect()
 }

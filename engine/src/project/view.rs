@@ -126,7 +126,11 @@ impl FlowState {
             .iter()
             .zip(&self.questions)
             .enumerate()
-            .map(|(i, (q, qs))| TabView { label: q.label.clone(), answered: qs.is_committed(), active: i == self.tab })
+            .map(|(i, (q, qs))| TabView {
+                label: q.label.clone(),
+                answered: qs.is_committed(),
+                active: i == self.tab,
+            })
             .collect();
         tabs.push(TabView { label: "Review".to_owned(), answered: false, active: self.tab >= n });
         let body = match self.question_view() {

@@ -1,5 +1,5 @@
 //! Shared helpers: a three-question form, and running a script (the `--script` format) on it.
-#![allow(dead_code)]
+#![allow(dead_code, clippy::unwrap_used, clippy::expect_used)] // shared helpers; tests fail loudly
 
 use ask_engine::{Event, FlowState, Origin, Settings, Size, parse_script};
 use ask_schema::{Form, FormSource, validate};
@@ -22,7 +22,13 @@ pub fn form_of(raw: &Value) -> Form {
 }
 
 pub fn opened(form: Form, settings: Settings) -> Event {
-    Event::FlowOpened { form: form.into(), settings, origin: Origin::tool(), size: Size::default(), notices: vec![] }
+    Event::FlowOpened {
+        form: form.into(),
+        settings,
+        origin: Origin::tool(),
+        size: Size::default(),
+        notices: vec![],
+    }
 }
 
 /// Runs a script on a form; stops at completion like the headless runner. Returns state and log.

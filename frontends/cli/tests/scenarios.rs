@@ -1,4 +1,5 @@
 //! The real binary, headless: payload + script + config → stdout, exit status (SPEC §7).
+#![allow(clippy::unwrap_used, clippy::expect_used)] // tests fail loudly by design
 
 use std::io::Write;
 use std::process::{Command, Output, Stdio};
@@ -16,7 +17,8 @@ struct Run {
 
 impl Run {
     fn json(&self) -> Value {
-        serde_json::from_str(self.stdout.trim()).unwrap_or_else(|e| panic!("stdout is not JSON ({e}): {}", self.stdout))
+        serde_json::from_str(self.stdout.trim())
+            .unwrap_or_else(|e| panic!("stdout is not JSON ({e}): {}", self.stdout))
     }
 }
 
@@ -62,10 +64,22 @@ fn run(mut cmd: Command, dir: &std::path::Path, stdin: Option<&str>) -> Run {
 
 #[rstest]
 #[case::submit_exits_0("2\n2\ntab\n1\n1\n", 0, "Lang: Go\nFeat: Beta")]
-#[case::elaborate_exits_0("1\nshift+n\ntype \"why?\"\nenter\ntab\n2\n2\n", 0, "User asked to elaborate on question \"Which features?\" with note \"why?\"")]
+#[case::elaborate_exits_0(
+    "1\nshift+n\ntype \"why?\"\nenter\ntab\n2\n2\n",
+    0,
+    "User asked to elaborate on question \"Which features?\" with note \"why?\""
+)]
 #[case::cancel_exits_1("esc\n", 1, "User cancelled the ask_user flow without submitting answers.")]
-#[case::review_cancel_exits_1("shift+tab\n3\n3\n", 1, "User cancelled the ask_user flow without submitting answers.")]
-#[case::steps_after_completion_are_ignored("esc\nthis-is-not-a-key-but-never-read\n", 1, "User cancelled the ask_user flow without submitting answers.")]
+#[case::review_cancel_exits_1(
+    "shift+tab\n3\n3\n",
+    1,
+    "User cancelled the ask_user flow without submitting answers."
+)]
+#[case::steps_after_completion_are_ignored(
+    "esc\nthis-is-not-a-key-but-never-read\n",
+    1,
+    "User cancelled the ask_user flow without submitting answers."
+)]
 fn spec7_exit_status_and_result_text(#[case] script: &str, #[case] code: i32, #[case] text: &str) {
     let r = ask(&payload().to_string(), script, None, &[]);
     assert_eq!(r.code, code, "stderr: {}", r.stderr);
@@ -87,7 +101,12 @@ fn spec7_invalid_payload_exits_2_with_structured_error() {
     let j = r.json();
     assert_eq!(j["details"]["error"]["kind"], "invalid_input");
     assert_eq!(j["details"]["error"]["issues"][0]["path"], "questions[0].options");
-    assert!(j["content"][0]["text"].as_str().unwrap().starts_with("Invalid ask_user payload:\n- questions[0].options: "));
+    assert!(
+        j["content"][0]["text"]
+            .as_str()
+            .unwrap()
+            .starts_with("Invalid ask_user payload:\n- questions[0].options: ")
+    );
 }
 
 #[rstest]
@@ -142,7 +161,11 @@ fn spec7_payload_from_stdin() {
 #[case::remapped_confirm_used(r#"{"keymaps":{"cancel":"esc","dismiss":"ctrl+c","toggle":"space","confirm":"ctrl+k","optionNote":"n","questionNote":"shift+n"}}"#, "shift+tab\nctrl+k\n", 0)]
 #[case::auto_submit(r#"{"behaviour":{"autoSubmitWhenAnsweredWithoutNotes":true}}"#, "1\n1\ntab\n", 0)]
 #[case::guard_off(r#"{"behaviour":{"confirmDismissWhenDirty":false}}"#, "space\nesc\n", 1)]
-#[case::bad_keymaps_fall_back_behaviour_still_loads(r#"{"keymaps":{"confirm":"ctrl+k"},"behaviour":{"doublePressReviewShortcuts":false}}"#, "shift+tab\nenter\n", 0)]
+#[case::bad_keymaps_fall_back_behaviour_still_loads(
+    r#"{"keymaps":{"confirm":"ctrl+k"},"behaviour":{"doublePressReviewShortcuts":false}}"#,
+    "shift+tab\nenter\n",
+    0
+)]
 #[case::unparseable_config_uses_defaults("{oops", "shift+tab\n1\n", 4)]
 fn spec6_config_file_drives_the_flow(#[case] config: &str, #[case] script: &str, #[case] code: i32) {
     let r = ask(&payload().to_string(), script, Some(config), &[]);
@@ -151,7 +174,12 @@ fn spec6_config_file_drives_the_flow(#[case] config: &str, #[case] script: &str,
 
 #[test]
 fn spec7_live_set_step_completes_flow() {
-    let r = ask(&payload().to_string(), "1\n1\ntab\nset behaviour.autoSubmitWhenAnsweredWithoutNotes true\n", None, &[]);
+    let r = ask(
+        &payload().to_string(),
+        "1\n1\ntab\nset behaviour.autoSubmitWhenAnsweredWithoutNotes true\n",
+        None,
+        &[],
+    );
     assert_eq!(r.code, 0);
     assert_eq!(r.json()["details"]["mode"], "submit");
 }

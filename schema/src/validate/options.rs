@@ -96,8 +96,12 @@ impl Validator {
             self.issue(format!("{base}.value"), format!("Question {n}: duplicate option value \"{value}\""));
         }
         let label = self.required_text(obj, "label", format!("{base}.label"), &format!("{who} label"));
-        let description =
-            self.optional_text(obj, "description", format!("{base}.description"), &format!("{who} description"));
+        let description = self.optional_text(
+            obj,
+            "description",
+            format!("{base}.description"),
+            &format!("{who} description"),
+        );
         let preview = self.preview(obj, base, &who, kind);
         let freeform = matches!(obj.get("freeform"), Some(Value::Bool(true)));
         Some(OptionItem { value: value?, label: label?, description, preview: preview.ok()?, freeform })

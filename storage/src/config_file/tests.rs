@@ -18,7 +18,12 @@ fn missing_file_gives_defaults_without_notices() {
 #[rstest]
 #[case::partial_behaviour(r#"{"behaviour":{"doublePressReviewShortcuts":false}}"#, false, "enter", 0)]
 #[case::remapped_confirm(r#"{"keymaps":{"cancel":"escape","dismiss":"control+c","toggle":"space","confirm":"ctrl+k","optionNote":"n","questionNote":"Shift+N"}}"#, true, "ctrl+k", 0)]
-#[case::incomplete_keymaps_fall_back(r#"{"keymaps":{"confirm":"ctrl+k"},"behaviour":{"doublePressReviewShortcuts":false}}"#, false, "enter", 1)]
+#[case::incomplete_keymaps_fall_back(
+    r#"{"keymaps":{"confirm":"ctrl+k"},"behaviour":{"doublePressReviewShortcuts":false}}"#,
+    false,
+    "enter",
+    1
+)]
 #[case::reserved_key_falls_back(r#"{"keymaps":{"cancel":"esc","dismiss":"ctrl+c","toggle":"space","confirm":"tab","optionNote":"n","questionNote":"shift+n"}}"#, true, "enter", 1)]
 #[case::duplicate_key_falls_back(r#"{"keymaps":{"cancel":"esc","dismiss":"ctrl+c","toggle":"space","confirm":"n","optionNote":"n","questionNote":"shift+n"}}"#, true, "enter", 1)]
 #[case::bad_json(r#"{"behaviour":"#, true, "enter", 1)]

@@ -22,7 +22,8 @@ pub fn print_result(result: &ToolResult) -> anyhow::Result<()> {
 /// Reads and validates the payload; `Err(issues)` for anything that is not a valid form.
 fn load_form(file: Option<&Path>) -> anyhow::Result<Result<Form, Vec<Issue>>> {
     let path = file.map_or_else(|| PathBuf::from("-"), Path::to_path_buf);
-    let bytes = crate::input::read_bytes(&path).with_context(|| format!("cannot read payload {}", path.display()))?;
+    let bytes =
+        crate::input::read_bytes(&path).with_context(|| format!("cannot read payload {}", path.display()))?;
     Ok(match String::from_utf8(bytes) {
         Ok(text) => validate_text(&text, FormSource::Tool),
         Err(_) => Err(vec![Issue { path: String::new(), message: "payload is not valid UTF-8".to_owned() }]),

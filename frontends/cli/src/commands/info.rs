@@ -24,7 +24,11 @@ pub fn transcript(kind: TranscriptKind, file: &Path) -> anyhow::Result<Status> {
         TranscriptKind::Call => match validate_text(&text, FormSource::Tool) {
             Ok(form) => println!("{}", call_row(&form)),
             Err(issues) => {
-                println!("ask_user · invalid payload ({} issue{})", issues.len(), if issues.len() == 1 { "" } else { "s" });
+                println!(
+                    "ask_user · invalid payload ({} issue{})",
+                    issues.len(),
+                    if issues.len() == 1 { "" } else { "s" }
+                );
                 return Ok(Status::Invalid);
             }
         },
