@@ -1,8 +1,11 @@
-//! Durable state of ask-user outside the pure engine: today the config file.
-//!
-//! The redb event log, payload store and pi session reader join this crate next; the engine
-//! never sees any of it.
+//! Durable state of ask-user outside the pure engine: the redb event log and payload store,
+//! portable log files, pi session files, and the config file. The engine never sees any of it.
 
 mod config_file;
+pub mod log_file;
+pub mod log_format;
+pub mod pi_session;
+mod store;
 
 pub use config_file::{ConfigError, LoadedConfig, SCHEMA_VERSION, load_settings, save_behaviour};
+pub use store::{FlowRecord, PayloadEntry, Store, StoreError};

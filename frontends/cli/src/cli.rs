@@ -16,6 +16,15 @@ pub struct Cli {
 pub enum Command {
     /// The ask_user tool: validate a payload, run the flow, print the tool result JSON.
     Ask(AskArgs),
+    /// /ask:replay: reopen the newest stored tool form of the session (or pi branch).
+    Replay(ReplayArgs),
+    /// Reopen an interrupted flow exactly where it stopped (default: the newest unfinished).
+    Resume(ResumeArgs),
+    /// The event log: list flows, show one, export it for a bug report, replay a log file.
+    Log {
+        #[command(subcommand)]
+        command: LogCommand,
+    },
     /// Print the JSON Schema of the tool input or result.
     Schema {
         /// Which schema.
@@ -62,6 +71,72 @@ pub struct FlowArgs {
     /// Run headless: read key steps from this file (`-` for stdin) instead of a terminal.
     #[arg(long, value_name = "KEYS")]
     pub script: Option<PathBuf>,
+    /// Wait this many milliseconds before each scripted event (demos, crash tests).
+    #[arg(long, value_name = "MS", requires = "script")]
+    pub pace: Option<u64>,
+}
+
+/// Options that read a pi session file instead of the store.
+#[derive(Debug, Args)]
+pub struct PiArgs {
+    /// Read forms from this pi session JSONL file instead of the store.
+    #[arg(long, value_name = "FILE")]
+    pub pi_session: Option<PathBuf>,
+    /// The branch's leaf entry (default: the file's last entry).
+    #[arg(long, value_name = "ID", requires = "pi_session")]
+    pub leaf: Option<String>,
+}
+
+#[derive(Debug, Args)]
+pub struct ReplayArgs {
+    #[command(flatten)]
+    pub pi: PiArgs,
+    #[command(flatten)]
+    pub flow: FlowArgs,
+}
+
+#[derive(Debug, Args)]
+pub struct ResumeArgs {
+    /// The flow id (default: the newest unfinished flow).
+    pub flow_id: Option<String>,
+    #[command(flatten)]
+    pub flow: FlowArgs,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum LogCommand {
+    /// List flows: id, start time, command, status, events.
+    List(StoreArgs),
+    /// Show a flow's events, one line each.
+    Show {
+        /// The flow id.
+        flow_id: String,
+        #[command(flatten)]
+        store: StoreArgs,
+    },
+    /// Export a flow as a self-contained JSONL log file for a bug report.
+    Export {
+        /// The flow id.
+        flow_id: String,
+        /// Write here instead of stdout.
+        #[arg(short, long, value_name = "FILE")]
+        output: Option<PathBuf>,
+        #[command(flatten)]
+        store: StoreArgs,
+    },
+    /// Fold a log file and print its result (deterministic: same file, same output).
+    Replay {
+        /// The log file (`-` for stdin).
+        file: PathBuf,
+    },
+}
+
+/// Just the store location.
+#[derive(Debug, Args)]
+pub struct StoreArgs {
+    /// The event store (default: $ASK_USER_STORE, else the platform data dir).
+    #[arg(long, value_name = "FILE")]
+    pub store: Option<PathBuf>,
 }
 
 #[derive(Debug, Args)]

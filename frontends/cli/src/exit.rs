@@ -15,6 +15,8 @@ pub enum Status {
     NoTerminal,
     /// 4: the script ended with the flow still open.
     ScriptEnded,
+    /// 5: a command found nothing to open (e.g. no stored form to replay).
+    NoForm,
 }
 
 /// Any other failure, explained on stderr in one line.
@@ -30,6 +32,7 @@ impl From<Status> for ExitCode {
             Status::Invalid => 2,
             Status::NoTerminal => 3,
             Status::ScriptEnded => 4,
+            Status::NoForm => ERROR,
         })
     }
 }

@@ -2,12 +2,16 @@
 //! status. Errors become one line on stderr; stdout carries only results.
 
 mod cli;
+mod clock;
 mod commands;
 mod exit;
 mod headless;
 mod input;
 mod logging;
+mod paths;
+mod runtime;
 mod session;
+mod terminal;
 
 use std::process::ExitCode;
 
@@ -26,7 +30,10 @@ fn main() -> ExitCode {
     };
     let _guard = logging::init();
     let outcome = match &cli.command {
-        Command::Ask(args) => commands::ask::run(args),
+        Command::Ask(args) => commands::ask::run_ask(args),
+        Command::Replay(args) => commands::reopen::run_replay(args),
+        Command::Resume(args) => commands::reopen::run_resume(args),
+        Command::Log { command } => commands::log::run_log(command),
         Command::Schema { kind } => commands::info::schema(*kind),
         Command::Transcript { kind, file } => commands::info::transcript(*kind, file),
     };

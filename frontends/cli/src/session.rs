@@ -1,37 +1,38 @@
-//! A flow session: every event is recorded before it is folded, so the log is the truth.
+//! A flow session: every event is committed to the store before it is folded, so the log is
+//! the truth and a crash loses at most the event in flight.
 
 use ask_engine::{Effects, Event, FlowState};
+use ask_storage::{Store, StoreError};
 
-/// The events of one flow and their fold.
-#[derive(Debug, Default)]
-pub struct FlowSession {
-    log: Vec<Event>,
+/// One open flow: its id, the store its log lives in, and the folded state.
+pub struct FlowSession<'s> {
+    store: &'s Store,
+    id: String,
     state: FlowState,
 }
 
-impl FlowSession {
-    /// Opens a flow with its `FlowOpened` event.
-    pub fn open(opened: Event) -> FlowSession {
-        let mut session = FlowSession::default();
-        session.push(opened);
-        session
+impl<'s> FlowSession<'s> {
+    /// Starts a new flow whose log begins with `opened`.
+    pub fn start(store: &'s Store, id: String, opened: Event) -> Result<FlowSession<'s>, StoreError> {
+        let mut session = FlowSession { store, id, state: FlowState::default() };
+        session.push(opened)?;
+        Ok(session)
     }
 
-    /// Records `event`, then applies it.
-    pub fn push(&mut self, event: Event) -> Effects {
-        self.log.push(event);
-        let last = self.log.len() - 1;
-        self.state.apply(&self.log[last])
+    /// Reopens a flow by folding its recorded log.
+    pub fn resume(store: &'s Store, id: String) -> Result<FlowSession<'s>, StoreError> {
+        let events = store.events(&id)?;
+        Ok(FlowSession { store, state: FlowState::replay(&events), id })
+    }
+
+    /// Commits `event` durably, then applies it.
+    pub fn push(&mut self, event: Event) -> Result<Effects, StoreError> {
+        self.store.append(&self.id, &event)?;
+        Ok(self.state.apply(&event))
     }
 
     /// The folded state.
     pub fn state(&self) -> &FlowState {
         &self.state
-    }
-
-    /// Every event so far.
-    #[allow(dead_code)] // read by the event-log export
-    pub fn log(&self) -> &[Event] {
-        &self.log
     }
 }

@@ -48,7 +48,9 @@ fn ask(payload: &str, script: &str, config: Option<&str>, extra: &[&str]) -> Run
 }
 
 fn run(mut cmd: Command, dir: &std::path::Path, stdin: Option<&str>) -> Run {
-    cmd.env("ASK_LOG_DIR", dir.join("logs")).env_remove("ASK_USER_CONFIG");
+    cmd.env("ASK_LOG_DIR", dir.join("logs"))
+        .env("ASK_USER_STORE", dir.join("store.redb"))
+        .env_remove("ASK_USER_CONFIG");
     cmd.stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped());
     let mut child = cmd.spawn().expect("spawn ask-user");
     let mut pipe = child.stdin.take().unwrap();

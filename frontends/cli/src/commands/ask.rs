@@ -1,48 +1,33 @@
 //! `ask-user ask`: the ask_user tool.
 
-use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 
 use anyhow::Context;
-use ask_engine::{Event, FlowState, Origin, Outcome, Size, fallback_result, invalid_result};
-use ask_schema::{Form, FormSource, Issue, ToolResult, validate_text};
+use ask_engine::{FlowState, Origin, fallback_result, invalid_result};
+use ask_schema::{Form, FormSource, Issue, validate_text};
+use ask_storage::{PayloadEntry, Store};
 
-use crate::cli::{AskArgs, FlowArgs};
+use crate::cli::AskArgs;
 use crate::exit::Status;
-use crate::headless::{read_script, run_steps};
+use crate::runtime::{Report, finish, new_flow_id, now_ms, print_result, run, start_flow};
 use crate::session::FlowSession;
 
-/// Prints a tool result as one JSON line on stdout.
-pub fn print_result(result: &ToolResult) -> anyhow::Result<()> {
-    let json = serde_json::to_string(result)?;
-    println!("{json}");
-    Ok(())
-}
-
 /// Reads and validates the payload; `Err(issues)` for anything that is not a valid form.
-fn load_form(file: Option<&Path>) -> anyhow::Result<Result<Form, Vec<Issue>>> {
+fn load_form(file: Option<&Path>) -> anyhow::Result<(serde_json::Value, Result<Form, Vec<Issue>>)> {
     let path = file.map_or_else(|| PathBuf::from("-"), Path::to_path_buf);
     let bytes =
         crate::input::read_bytes(&path).with_context(|| format!("cannot read payload {}", path.display()))?;
-    Ok(match String::from_utf8(bytes) {
-        Ok(text) => validate_text(&text, FormSource::Tool),
-        Err(_) => Err(vec![Issue { path: String::new(), message: "payload is not valid UTF-8".to_owned() }]),
-    })
+    let Ok(text) = String::from_utf8(bytes) else {
+        let issue = Issue { path: String::new(), message: "payload is not valid UTF-8".to_owned() };
+        return Ok((serde_json::Value::Null, Err(vec![issue])));
+    };
+    let raw = serde_json::from_str(&text).unwrap_or(serde_json::Value::Null);
+    Ok((raw, validate_text(&text, FormSource::Tool)))
 }
 
-/// The config path: `--config`, else `$ASK_USER_CONFIG`, else the platform config dir.
-pub fn config_path(flow: &FlowArgs) -> Option<PathBuf> {
-    if let Some(p) = &flow.config {
-        return Some(p.clone());
-    }
-    if let Some(p) = std::env::var_os("ASK_USER_CONFIG") {
-        return Some(PathBuf::from(p));
-    }
-    directories::ProjectDirs::from("", "", "ask-user").map(|d| d.config_dir().join("config.json"))
-}
-
-pub fn run(args: &AskArgs) -> anyhow::Result<Status> {
-    let form = match load_form(args.file.as_deref())? {
+pub fn run_ask(args: &AskArgs) -> anyhow::Result<Status> {
+    let (raw, form) = load_form(args.file.as_deref())?;
+    let form = match form {
         Ok(form) => form,
         Err(issues) => {
             tracing::info!(issues = issues.len(), "invalid payload");
@@ -50,41 +35,40 @@ pub fn run(args: &AskArgs) -> anyhow::Result<Status> {
             return Ok(Status::Invalid);
         }
     };
-    let headless = args.flow.script.is_some();
-    if args.flow.no_ui || (!headless && !std::io::stdin().is_terminal() && !has_tty()) {
+    let store = Store::open(&crate::paths::store_path(&args.flow)?)?;
+    if let Some(id) = &args.id
+        && store.flow(id)?.is_some()
+    {
+        return resume_or_report(&store, id.clone(), args);
+    }
+    let id = args.id.clone().unwrap_or_else(new_flow_id);
+    let entry = PayloadEntry {
+        version: 1,
+        timestamp: now_ms(),
+        params: raw,
+        source: FormSource::Tool,
+        flow_id: Some(id.clone()),
+    };
+    store.save_payload(&args.flow.session, &entry)?;
+    if args.flow.no_ui || (args.flow.script.is_none() && !crate::terminal::available()) {
         print_result(&fallback_result(&form))?;
         return Ok(Status::NoTerminal);
     }
-    let Some(script) = &args.flow.script else {
-        // The interactive terminal frontend is not part of this build yet: behave as a host
-        // without a UI would, so callers still get the pending questions.
-        print_result(&fallback_result(&form))?;
+    let mut session = start_flow(&store, id, form, Origin::tool(), &args.flow)?;
+    run(&mut session, &args.flow, Report::ToolJson)
+}
+
+/// `--id` of a known flow: a finished flow returns its recorded result without asking again;
+/// an unfinished one continues where it stopped.
+fn resume_or_report(store: &Store, id: String, args: &AskArgs) -> anyhow::Result<Status> {
+    let state = FlowState::replay(&store.events(&id)?);
+    if state.outcome().is_some() {
+        return finish(&state, Report::ToolJson);
+    }
+    if args.flow.no_ui || (args.flow.script.is_none() && !crate::terminal::available()) {
+        print_result(&fallback_result(state.form()))?;
         return Ok(Status::NoTerminal);
-    };
-    let steps = read_script(script)?;
-    let config = config_path(&args.flow);
-    let loaded = ask_storage::load_settings(config.as_deref());
-    let mut session = FlowSession::open(Event::FlowOpened {
-        form: form.into(),
-        settings: loaded.settings,
-        origin: Origin::tool(),
-        size: Size::default(),
-        notices: loaded.notices,
-    });
-    run_steps(&mut session, &steps, config.as_deref())?;
-    finish(session.state())
-}
-
-/// Prints the result of a completed flow; an open flow prints nothing (exit 4).
-pub fn finish(state: &FlowState) -> anyhow::Result<Status> {
-    let Some(result) = state.result() else { return Ok(Status::ScriptEnded) };
-    print_result(&result)?;
-    Ok(match state.outcome() {
-        Some(Outcome::Cancelled) => Status::Cancelled,
-        _ => Status::Done,
-    })
-}
-
-fn has_tty() -> bool {
-    std::fs::OpenOptions::new().read(true).write(true).open("/dev/tty").is_ok()
+    }
+    let mut session = FlowSession::resume(store, id)?;
+    run(&mut session, &args.flow, Report::ToolJson)
 }

@@ -2,3 +2,5 @@
 
 pub mod ask;
 pub mod info;
+pub mod log;
+pub mod reopen;

@@ -1,0 +1,124 @@
+//! `ask-user log list|show|export|replay`: the event log, for people and bug reports.
+
+use std::path::Path;
+
+use anyhow::Context;
+use ask_engine::{Event, FlowState, Outcome};
+use ask_storage::{Store, log_file};
+
+use crate::cli::{LogCommand, StoreArgs};
+use crate::exit::Status;
+use crate::runtime::{Report, finish};
+
+pub fn run_log(command: &LogCommand) -> anyhow::Result<Status> {
+    match command {
+        LogCommand::List(store) => list(&open(store)?),
+        LogCommand::Show { flow_id, store } => show(&open(store)?, flow_id),
+        LogCommand::Export { flow_id, output, store } => export(&open(store)?, flow_id, output.as_deref()),
+        LogCommand::Replay { file } => replay(file),
+    }
+}
+
+fn open(args: &StoreArgs) -> anyhow::Result<Store> {
+    let flow = crate::cli::FlowArgs {
+        config: None,
+        store: args.store.clone(),
+        session: String::new(),
+        no_ui: false,
+        script: None,
+        pace: None,
+    };
+    Ok(Store::open(&crate::paths::store_path(&flow)?)?)
+}
+
+fn status_of(state: &FlowState) -> &'static str {
+    match state.outcome() {
+        None => "open",
+        Some(Outcome::Submitted) => "submitted",
+        Some(Outcome::Elaborated) => "elaborated",
+        Some(Outcome::Cancelled) => "cancelled",
+    }
+}
+
+fn list(store: &Store) -> anyhow::Result<Status> {
+    for record in store.flows()? {
+        let events = store.events(&record.id)?;
+        let state = FlowState::replay(&events);
+        println!(
+            "{}  {}  {:<8} {:<10} {:>5} events  session {}",
+            record.id,
+            crate::clock::utc(record.created_ms),
+            record.command,
+            status_of(&state),
+            events.len(),
+            record.session
+        );
+    }
+    Ok(Status::Done)
+}
+
+fn events_of(store: &Store, flow_id: &str) -> anyhow::Result<Vec<Event>> {
+    if store.flow(flow_id)?.is_none() {
+        anyhow::bail!("no flow with id {flow_id}; `ask-user log list` shows the flows");
+    }
+    Ok(store.events(flow_id)?)
+}
+
+/// One human-readable line per event.
+fn describe(event: &Event) -> String {
+    match event {
+        Event::FlowOpened { form, origin, size, notices, .. } => {
+            let labels: Vec<&str> = form.questions.iter().map(|q| q.label.as_str()).collect();
+            let notes =
+                if notices.is_empty() { String::new() } else { format!(", {} notice(s)", notices.len()) };
+            format!(
+                "opened by {}: {} question(s) [{}], {}x{}{notes}",
+                origin.command,
+                labels.len(),
+                labels.join(", "),
+                size.width,
+                size.height
+            )
+        }
+        Event::KeyPressed { key } => format!("key {key}"),
+        Event::TextPasted { text } => format!("paste {}", serde_json::to_string(text).unwrap_or_default()),
+        Event::TerminalResized { size } => format!("resize {}x{}", size.width, size.height),
+        Event::SettingsChanged { settings } => {
+            format!("settings changed: {}", serde_json::to_string(&settings.behaviour).unwrap_or_default())
+        }
+        Event::SettingsSaveFailed { message, .. } => format!("settings save failed: {message}"),
+    }
+}
+
+fn show(store: &Store, flow_id: &str) -> anyhow::Result<Status> {
+    let events = events_of(store, flow_id)?;
+    for (i, e) in events.iter().enumerate() {
+        println!("{i:>5}  {}", describe(e));
+    }
+    println!("status: {}", status_of(&FlowState::replay(&events)));
+    Ok(Status::Done)
+}
+
+fn export(store: &Store, flow_id: &str, output: Option<&Path>) -> anyhow::Result<Status> {
+    let events = events_of(store, flow_id)?;
+    let command = store.flow(flow_id)?.map(|r| r.command).unwrap_or_default();
+    let text = log_file::export(flow_id, &command, &events);
+    match output {
+        Some(path) => {
+            std::fs::write(path, text).with_context(|| format!("cannot write {}", path.display()))?
+        }
+        None => print!("{text}"),
+    }
+    Ok(Status::Done)
+}
+
+fn replay(file: &Path) -> anyhow::Result<Status> {
+    let text = crate::input::read_text(file).with_context(|| format!("cannot read {}", file.display()))?;
+    let (_, events) = log_file::import(&text).with_context(|| format!("{}", file.display()))?;
+    let state = FlowState::replay(&events);
+    let status = finish(&state, Report::ToolJson)?;
+    if status == Status::ScriptEnded {
+        eprintln!("ask-user: the logged flow did not complete ({} events folded)", events.len());
+    }
+    Ok(status)
+}

@@ -1,0 +1,95 @@
+//! `ask-user resume` and `ask-user replay`: reopening a flow or a stored form.
+
+use std::path::Path;
+
+use anyhow::{Context, bail};
+use ask_engine::{FlowState, Origin};
+use ask_schema::{Form, FormSource, validate};
+use ask_storage::{Store, pi_session};
+
+use crate::cli::{PiArgs, ReplayArgs, ResumeArgs};
+use crate::exit::Status;
+use crate::runtime::{Report, new_flow_id, run, start_flow};
+use crate::session::FlowSession;
+
+pub fn run_resume(args: &ResumeArgs) -> anyhow::Result<Status> {
+    let store = Store::open(&crate::paths::store_path(&args.flow)?)?;
+    let id = match &args.flow_id {
+        Some(id) => {
+            if store.flow(id)?.is_none() {
+                bail!("no flow with id {id}; `ask-user log list` shows the flows");
+            }
+            id.clone()
+        }
+        None => newest_unfinished(&store)?.context("no unfinished flow to resume")?,
+    };
+    let mut session = FlowSession::resume(&store, id)?;
+    if session.state().outcome().is_some() {
+        return crate::runtime::finish(session.state(), Report::ToolJson);
+    }
+    run(&mut session, &args.flow, Report::ToolJson)
+}
+
+fn newest_unfinished(store: &Store) -> anyhow::Result<Option<String>> {
+    for record in store.flows()?.into_iter().rev() {
+        let state = FlowState::replay(&store.events(&record.id)?);
+        if state.is_opened() && state.outcome().is_none() {
+            return Ok(Some(record.id));
+        }
+    }
+    Ok(None)
+}
+
+/// The newest stored tool form: `Ok(None)` when there is none; an error naming the problem
+/// when the newest one no longer validates.
+fn newest_form(args: &ReplayArgs, store: &Store, source: FormSource) -> anyhow::Result<Option<Form>> {
+    let raw = match &args.pi.pi_session {
+        Some(file) => newest_pi_form(file, &args.pi, source)?,
+        None => store
+            .payloads(&args.flow.session)?
+            .into_iter()
+            .rev()
+            .find(|p| p.source == source)
+            .map(|p| p.params),
+    };
+    let Some(raw) = raw else { return Ok(None) };
+    match validate(&raw, source) {
+        Ok(form) => Ok(Some(form)),
+        Err(issues) => {
+            let first = issues.first().map(|i| format!("{}: {}", i.path, i.message)).unwrap_or_default();
+            Err(anyhow::anyhow!("form incompatible: the latest stored form no longer validates ({first})"))
+        }
+    }
+}
+
+fn newest_pi_form(file: &Path, pi: &PiArgs, source: FormSource) -> anyhow::Result<Option<serde_json::Value>> {
+    let text = crate::input::read_text(file)
+        .with_context(|| format!("cannot read pi session {}", file.display()))?;
+    let entries = pi_session::entries(&text);
+    let branch = pi_session::branch(&entries, pi.leaf.as_deref())?;
+    Ok(pi_session::stored_forms(&branch).into_iter().rev().find(|f| f.source == source).map(|f| f.params))
+}
+
+pub fn run_replay(args: &ReplayArgs) -> anyhow::Result<Status> {
+    let store = Store::open(&crate::paths::store_path(&args.flow)?)?;
+    let form = match newest_form(args, &store, FormSource::Tool) {
+        Ok(Some(form)) => form,
+        Ok(None) => {
+            eprintln!("ask-user: no ask_user form found to replay");
+            return Ok(Status::NoForm);
+        }
+        Err(e) => {
+            eprintln!("ask-user: {e}");
+            return Ok(Status::Invalid);
+        }
+    };
+    let n = form.questions.len();
+    eprintln!("ask-user: replaying {n} question{}", if n == 1 { "" } else { "s" });
+    if args.flow.no_ui || (args.flow.script.is_none() && !crate::terminal::available()) {
+        crate::runtime::print_result(&ask_engine::fallback_result(&form))?;
+        return Ok(Status::NoTerminal);
+    }
+    let origin = Origin { source: FormSource::Tool, command: "replay".to_owned() };
+    let mut session = start_flow(&store, new_flow_id(), form, origin, &args.flow)?;
+    run(&mut session, &args.flow, Report::CommandText)
+}

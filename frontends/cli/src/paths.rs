@@ -1,0 +1,26 @@
+//! Where the config file and the store live.
+
+use std::path::PathBuf;
+
+use crate::cli::FlowArgs;
+
+fn dirs() -> Option<directories::ProjectDirs> {
+    directories::ProjectDirs::from("", "", "ask-user")
+}
+
+/// `--config`, else `$ASK_USER_CONFIG`, else `<config dir>/ask-user/config.json`.
+pub fn config_path(flow: &FlowArgs) -> Option<PathBuf> {
+    flow.config
+        .clone()
+        .or_else(|| std::env::var_os("ASK_USER_CONFIG").map(PathBuf::from))
+        .or_else(|| dirs().map(|d| d.config_dir().join("config.json")))
+}
+
+/// `--store`, else `$ASK_USER_STORE`, else `<data dir>/ask-user/store.redb`.
+pub fn store_path(flow: &FlowArgs) -> anyhow::Result<PathBuf> {
+    flow.store
+        .clone()
+        .or_else(|| std::env::var_os("ASK_USER_STORE").map(PathBuf::from))
+        .or_else(|| dirs().map(|d| d.data_dir().join("store.redb")))
+        .ok_or_else(|| anyhow::anyhow!("no home directory to keep the store in; pass --store FILE"))
+}

@@ -1,0 +1,47 @@
+//! The payload store: every valid form, per session, saved before its UI opens.
+
+use ask_schema::FormSource;
+use redb::ReadableDatabase;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use super::{PAYLOADS, Store, StoreError};
+
+/// One stored form, as pi stores `ask:payload` entries.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PayloadEntry {
+    /// The entry format version (1).
+    pub version: u32,
+    /// Milliseconds since the Unix epoch.
+    pub timestamp: u64,
+    /// The raw payload as the agent sent it (re-validated before any replay).
+    pub params: Value,
+    /// `tool` or `answer-extraction`.
+    pub source: FormSource,
+    /// The flow that was opened for it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub flow_id: Option<String>,
+}
+
+impl Store {
+    /// Appends a payload to a session, durably.
+    pub fn save_payload(&self, session: &str, entry: &PayloadEntry) -> Result<(), StoreError> {
+        let bytes = serde_json::to_vec(entry).unwrap_or_default();
+        self.append_row(PAYLOADS, session, &bytes).map(|_| ())
+    }
+
+    /// A session's payloads, oldest first; entries that cannot be decoded are skipped.
+    pub fn payloads(&self, session: &str) -> Result<Vec<PayloadEntry>, StoreError> {
+        let tx = self.db.begin_read().map_err(|e| self.io(e))?;
+        let table = tx.open_table(PAYLOADS).map_err(|e| self.io(e))?;
+        let mut out = Vec::new();
+        for row in table.range((session, 0)..=(session, u64::MAX)).map_err(|e| self.io(e))? {
+            let (_, bytes) = row.map_err(|e| self.io(e))?;
+            if let Ok(entry) = serde_json::from_slice(bytes.value()) {
+                out.push(entry);
+            }
+        }
+        Ok(out)
+    }
+}

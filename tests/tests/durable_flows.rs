@@ -1,0 +1,194 @@
+//! The event log through the binary: resume, exactly-once results, replay, log commands.
+#![allow(clippy::unwrap_used, clippy::expect_used)] // tests fail loudly by design
+
+mod common;
+
+use common::{PAYLOAD, Sandbox};
+use serde_json::json;
+
+fn s(path: &std::path::Path) -> &str {
+    path.to_str().unwrap()
+}
+
+#[test]
+fn resume_reopens_the_exact_screen_with_the_open_editor_and_draft() {
+    let sb = Sandbox::new();
+    let p = sb.file("p.json", PAYLOAD);
+    let part1 = sb.file("k1", "down\ndown\ntype \"draf\"\n");
+    let r = sb.run(&["ask", s(&p), "--script", s(&part1)]);
+    assert_eq!((r.code, r.stdout.as_str()), (4, ""));
+    let part2 = sb.file("k2", "type \"t\"\nenter\nspace\ntab\n1\n1\n");
+    let r = sb.run(&["resume", "--script", s(&part2)]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert_eq!(
+        r.json()["details"]["answers"],
+        json!({"db":{"values":["draft"],"labels":["draft"],"indices":[],"customText":"draft"},
+               "extras":{"values":["ci"],"labels":["CI"],"indices":[1]}})
+    );
+}
+
+#[test]
+fn spec8_ask_with_the_id_of_a_finished_flow_returns_the_recorded_result() {
+    let sb = Sandbox::new();
+    let p = sb.file("p.json", PAYLOAD);
+    let keys = sb.file("k", "2\ntab\n1\n1\n");
+    let first = sb.run(&["ask", s(&p), "--id", "call_9", "--script", s(&keys)]);
+    assert_eq!(first.code, 0);
+    let esc = sb.file("esc", "esc\n");
+    let again = sb.run(&["ask", s(&p), "--id", "call_9", "--script", s(&esc)]);
+    assert_eq!(
+        (again.code, again.stdout.as_str()),
+        (0, first.stdout.as_str()),
+        "same result, not asked again"
+    );
+    let again = sb.run(&["ask", s(&p), "--id", "call_9", "--no-ui"]);
+    assert_eq!(again.stdout, first.stdout, "even without a terminal");
+    let store = ask_storage::Store::open(&sb.store()).unwrap();
+    assert_eq!(store.flows().unwrap().len(), 1);
+    assert_eq!(store.payloads("default").unwrap().len(), 1, "a recorded answer stores no new payload");
+}
+
+#[test]
+fn spec8_ask_with_the_id_of_an_unfinished_flow_continues_it() {
+    let sb = Sandbox::new();
+    let p = sb.file("p.json", PAYLOAD);
+    sb.run(&["ask", s(&p), "--id", "c1", "--script", s(&sb.file("a", "2\n"))]);
+    let r = sb.run(&["ask", s(&p), "--id", "c1", "--script", s(&sb.file("b", "tab\n1\n1\n"))]);
+    assert_eq!(r.json()["details"]["answers"]["db"]["values"], json!(["sqlite"]));
+}
+
+#[test]
+fn contract_no_ui_payload_is_stored_and_ask_replay_reopens_it() {
+    let sb = Sandbox::new();
+    let p = sb.file("p.json", PAYLOAD);
+    assert_eq!(sb.run(&["ask", s(&p), "--no-ui"]).code, 3);
+    let r = sb.run(&["replay", "--script", s(&sb.file("k", "1\ntab\n1\n1\n"))]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert_eq!(r.stdout, "Database: Postgres\n", "command flows print the result text");
+    assert_eq!(r.stderr, "ask-user: replaying 2 questions\n");
+    let store = ask_storage::Store::open(&sb.store()).unwrap();
+    assert_eq!(store.payloads("default").unwrap().len(), 1, "replays append no payload");
+}
+
+#[test]
+fn spec7_cancelled_command_flow_prints_a_notice_and_nothing_on_stdout() {
+    let sb = Sandbox::new();
+    sb.run(&["ask", s(&sb.file("p.json", PAYLOAD)), "--no-ui"]);
+    let r = sb.run(&["replay", "--script", s(&sb.file("k", "esc\n"))]);
+    assert_eq!((r.code, r.stdout.as_str()), (1, ""));
+    assert!(r.stderr.ends_with("ask-user: cancelled; nothing was sent\n"), "{}", r.stderr);
+}
+
+#[test]
+fn replay_with_nothing_stored_says_so() {
+    let sb = Sandbox::new();
+    let r = sb.run(&["replay", "--script", s(&sb.file("k", "1\n"))]);
+    assert_eq!(r.code, 5);
+    assert_eq!(r.stderr, "ask-user: no ask_user form found to replay\n");
+}
+
+#[test]
+fn replay_sessions_are_separate() {
+    let sb = Sandbox::new();
+    sb.run(&["ask", s(&sb.file("p.json", PAYLOAD)), "--no-ui", "--session", "one"]);
+    let r = sb.run(&["replay", "--session", "two", "--no-ui"]);
+    assert_eq!(r.code, 5);
+}
+
+fn fixture() -> String {
+    std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../storage/tests/fixtures/pi-session-two-branches.jsonl"
+    ))
+    .unwrap()
+}
+
+#[rstest::rstest]
+#[case::default_leaf_is_branch_b(None, "1\ntab\n1\n1\n", "replaying 2 questions", "Database: SQLite\n")]
+#[case::explicit_leaf_on_branch_a(
+    Some("44ce8db4"),
+    "1\n1\n1\n",
+    "replaying 1 question",
+    "Database: PostgreSQL\n"
+)]
+fn spec7_replay_from_a_pi_session_branch(
+    #[case] leaf: Option<&str>,
+    #[case] keys: &str,
+    #[case] notice: &str,
+    #[case] text: &str,
+) {
+    let sb = Sandbox::new();
+    let pi = sb.file("session.jsonl", &fixture());
+    let k = sb.file("k", keys);
+    let mut args = vec!["replay", "--pi-session", s(&pi), "--script", s(&k)];
+    if let Some(leaf) = leaf {
+        args.extend(["--leaf", leaf]);
+    }
+    let r = sb.run(&args);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(r.stderr.contains(notice), "{}", r.stderr);
+    assert_eq!(r.stdout, text);
+}
+
+#[test]
+fn spec7_replay_reports_a_stored_form_that_no_longer_validates() {
+    let sb = Sandbox::new();
+    let mut text = fixture();
+    text.push_str(r#"{"type":"custom","customType":"ask:payload","id":"bad1","parentId":"8298ab9e","data":{"version":1,"source":"tool","params":{"questions":[{"id":"x","prompt":"P","options":[]}]}}}"#);
+    text.push('\n');
+    let pi = sb.file("session.jsonl", &text);
+    let r = sb.run(&["replay", "--pi-session", s(&pi), "--no-ui"]);
+    assert_eq!(r.code, 2);
+    assert!(r.stderr.contains("form incompatible"), "{}", r.stderr);
+}
+
+#[test]
+fn log_list_show_export_and_deterministic_replay() {
+    let sb = Sandbox::new();
+    let p = sb.file("p.json", PAYLOAD);
+    let done = sb.run(&["ask", s(&p), "--id", "f1", "--script", s(&sb.file("k", "2\npaste \"x\"\nesc\n"))]);
+    assert_eq!(done.code, 4);
+    let list = sb.run(&["log", "list"]);
+    assert!(list.stdout.starts_with("f1  ") && list.stdout.contains(" open "), "{}", list.stdout);
+    let show = sb.run(&["log", "show", "f1"]);
+    let lines: Vec<&str> = show.stdout.lines().collect();
+    assert!(lines[0].contains("opened by ask: 2 question(s) [Database, Extras], 80x24"), "{}", show.stdout);
+    assert_eq!(&lines[1..4], ["    1  key 2", "    2  paste \"x\"", "    3  key esc"]);
+    let out = sb.path("f1.jsonl");
+    assert_eq!(sb.run(&["log", "export", "f1", "-o", s(&out)]).code, 0);
+    let stdout_export = sb.run(&["log", "export", "f1"]).stdout;
+    assert_eq!(std::fs::read_to_string(&out).unwrap(), stdout_export);
+    sb.run(&["resume", "f1", "--script", s(&sb.file("k2", "tab\n1\n1\n"))]);
+    sb.run(&["log", "export", "f1", "-o", s(&out)]);
+    let a = sb.run(&["log", "replay", s(&out)]);
+    let b = sb.run(&["log", "replay", s(&out)]);
+    assert_eq!(a.code, 0);
+    assert_eq!(a.stdout, b.stdout, "replay is deterministic");
+    assert_eq!(a.json()["details"]["answers"]["extras"]["customText"], "x");
+}
+
+#[test]
+fn spec9_corrupt_store_gives_a_one_line_error_and_keeps_the_file() {
+    let sb = Sandbox::new();
+    std::fs::write(sb.store(), b"garbage garbage garbage").unwrap();
+    let r = sb.run(&["ask", s(&sb.file("p.json", PAYLOAD)), "--no-ui"]);
+    assert_eq!(r.code, 5);
+    assert_eq!(r.stderr.lines().count(), 1);
+    assert!(r.stderr.contains("store.redb") && r.stderr.contains("move it aside"), "{}", r.stderr);
+    assert_eq!(std::fs::read(sb.store()).unwrap(), b"garbage garbage garbage");
+}
+
+#[test]
+fn spec8_second_process_waits_briefly_then_fails_with_one_line() {
+    let sb = Sandbox::new();
+    let p = sb.file("p.json", PAYLOAD);
+    let keys = sb.file("k", &"down\nup\n".repeat(200));
+    let mut holder = sb.spawn(&["ask", s(&p), "--script", s(&keys), "--pace", "20"]);
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    let r = sb.run(&["log", "list"]);
+    holder.kill().unwrap();
+    holder.wait().unwrap();
+    assert_eq!(r.code, 5);
+    assert_eq!(r.stderr.lines().count(), 1);
+    assert!(r.stderr.contains("in use by another ask-user process"), "{}", r.stderr);
+}
