@@ -150,6 +150,8 @@ impl KeyPress {
         }
         let code = match self.code {
             KeyCode::Char(' ') => "Space".to_owned(),
+            // `n` reads as itself; with a modifier the letter is capitalized (`Ctrl+K`, `Shift+N`).
+            KeyCode::Char(c) if self.mods.is_empty() => c.to_string(),
             KeyCode::Char(c) => c.to_uppercase().collect(),
             other => {
                 let id = code_id(other);

@@ -50,11 +50,11 @@ fn legacy_and_kitty_shift_n_are_the_same_key() {
 
 #[test]
 fn labels_read_like_footer_hints() {
-    let labels: Vec<String> = ["enter", "ctrl+k", "shift+n", "space", "esc", "pageUp"]
+    let labels: Vec<String> = ["enter", "ctrl+k", "shift+n", "n", "space", "esc", "pageUp"]
         .iter()
         .map(|id| KeyPress::parse(id).unwrap().label())
         .collect();
-    assert_eq!(labels, ["Enter", "Ctrl+K", "Shift+N", "Space", "Esc", "PageUp"]);
+    assert_eq!(labels, ["Enter", "Ctrl+K", "Shift+N", "n", "Space", "Esc", "PageUp"]);
 }
 
 fn full(over: serde_json::Value) -> serde_json::Value {

@@ -74,6 +74,22 @@ pub struct FlowArgs {
     /// Wait this many milliseconds before each scripted event (demos, crash tests).
     #[arg(long, value_name = "MS", requires = "script")]
     pub pace: Option<u64>,
+    /// Headless terminal size, e.g. 100x30 (default 80x24).
+    #[arg(long, value_name = "WxH", value_parser = parse_size)]
+    pub size: Option<ask_engine::Size>,
+    /// Headless: write the last frame drawn, as plain text, to this file.
+    #[arg(long, value_name = "FRAME")]
+    pub frame_out: Option<PathBuf>,
+}
+
+fn parse_size(s: &str) -> Result<ask_engine::Size, String> {
+    let (w, h) = s.split_once(['x', 'X']).ok_or("expected WIDTHxHEIGHT, e.g. 80x24")?;
+    let width: u16 = w.trim().parse().map_err(|_| format!("bad width {w:?}"))?;
+    let height: u16 = h.trim().parse().map_err(|_| format!("bad height {h:?}"))?;
+    if width == 0 || height == 0 {
+        return Err("width and height must be at least 1".into());
+    }
+    Ok(ask_engine::Size { width, height })
 }
 
 /// Options that read a pi session file instead of the store.
@@ -128,6 +144,9 @@ pub enum LogCommand {
     Replay {
         /// The log file (`-` for stdin).
         file: PathBuf,
+        /// Also print every frame, as the screen looked after each event.
+        #[arg(long)]
+        frames: bool,
     },
 }
 

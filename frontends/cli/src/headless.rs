@@ -4,8 +4,7 @@ use std::path::Path;
 use std::time::Duration;
 
 use anyhow::Context;
-use ask_engine::{Event, script_steps};
-use ask_storage::save_behaviour;
+use ask_engine::script_steps;
 
 use crate::session::FlowSession;
 
@@ -15,8 +14,7 @@ pub fn read_script(path: &Path) -> anyhow::Result<String> {
 }
 
 /// Feeds script steps until the flow completes or the script ends; lines after completion are
-/// not read. Overlay toggles are saved to `config` (when known); a failed save comes back as an
-/// event, as it would live.
+/// not read.
 pub fn run_steps(
     session: &mut FlowSession,
     script: &str,
@@ -31,14 +29,7 @@ pub fn run_steps(
             if let Some(pause) = pace {
                 std::thread::sleep(pause);
             }
-            let before = *session.state().settings();
-            let fx = session.push(event)?;
-            if let (Some(settings), Some(path)) = (fx.save_settings, config)
-                && let Err(e) = save_behaviour(path, &settings)
-            {
-                tracing::warn!(error = %e, "settings save failed");
-                session.push(Event::SettingsSaveFailed { settings: before, message: e.to_string() })?;
-            }
+            crate::runtime::push(session, event, config)?;
             if session.state().outcome().is_some() {
                 return Ok(());
             }

@@ -1,10 +1,14 @@
 //! Running a flow to its end (headless or in the terminal) and reporting how it ended.
 
-use std::time::{SystemTime, UNIX_EPOCH};
+use std::path::Path;
+use std::sync::Arc;
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
-use ask_engine::{Event, FlowState, Origin, Outcome, Size};
+use anyhow::Context;
+use ask_engine::{Event, FlowState, Origin, Outcome};
 use ask_schema::{Form, ToolResult};
-use ask_storage::{FlowRecord, Store};
+use ask_storage::{FlowRecord, Store, save_behaviour};
+use ask_tui::terminal::{Input, LiveTerminal};
 
 use crate::cli::FlowArgs;
 use crate::exit::Status;
@@ -59,24 +63,81 @@ pub fn start_flow<'s>(
         form: form.into(),
         settings: loaded.settings,
         origin,
-        size: Size::default(),
+        size: flow.size.unwrap_or_default(),
         notices: loaded.notices,
     };
     Ok(FlowSession::start(store, id, opened)?)
+}
+
+/// Commits and applies one event, carrying out its effects: an overlay toggle is saved to the
+/// config file, and a failed save comes back as an event, as it would on any run.
+pub fn push(session: &mut FlowSession, event: Event, config: Option<&Path>) -> anyhow::Result<()> {
+    let before = *session.state().settings();
+    let fx = session.push(event)?;
+    if let (Some(settings), Some(path)) = (fx.save_settings, config)
+        && let Err(e) = save_behaviour(path, &settings)
+    {
+        tracing::warn!(error = %e, "settings save failed");
+        session.push(Event::SettingsSaveFailed { settings: before, message: e.to_string() })?;
+    }
+    Ok(())
 }
 
 /// Runs an open flow headless (with `--script`) or in the terminal, then reports its end.
 pub fn run(session: &mut FlowSession, flow: &FlowArgs, report: Report) -> anyhow::Result<Status> {
     let config = crate::paths::config_path(flow);
     let Some(script) = &flow.script else {
-        // The interactive terminal frontend is not part of this build yet: behave as a host
-        // without a UI would, so callers still get the pending questions.
-        let result = ask_engine::fallback_result(session.state().form());
-        print_result(&result)?;
+        return interactive(session, config.as_deref(), report);
+    };
+    if let Some(size) = flow.size
+        && size != session.state().size()
+    {
+        push(session, Event::TerminalResized { size }, None)?;
+    }
+    let text = read_script(script)?;
+    run_steps(session, &text, config.as_deref(), flow.pace.map(Duration::from_millis))?;
+    if let Some(path) = &flow.frame_out {
+        let size = session.state().size();
+        let mut term = ask_tui::MemoryTerminal::new(size.width, size.height, config_display(config.as_deref()).as_deref());
+        let frame = term.draw(&Arc::new(session.state().view()));
+        std::fs::write(path, frame).with_context(|| format!("cannot write frame to {}", path.display()))?;
+    }
+    finish(session.state(), report)
+}
+
+fn config_display(config: Option<&Path>) -> Option<String> {
+    let path = config?;
+    let abs = std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf());
+    Some(abs.display().to_string())
+}
+
+/// The live terminal loop: draw, read, commit, fold — until the flow completes.
+fn interactive(session: &mut FlowSession, config: Option<&Path>, report: Report) -> anyhow::Result<Status> {
+    let shown = config_display(config);
+    let Ok(mut term) = LiveTerminal::open(shown.as_deref()) else {
+        print_result(&ask_engine::fallback_result(session.state().form()))?;
         return Ok(Status::NoTerminal);
     };
-    let text = read_script(script)?;
-    run_steps(session, &text, config.as_deref(), flow.pace.map(std::time::Duration::from_millis))?;
+    let size = term.size();
+    if size != session.state().size() {
+        push(session, Event::TerminalResized { size }, None)?;
+    }
+    term.draw(&Arc::new(session.state().view()))?;
+    term.enable_kitty_keys();
+    while session.state().outcome().is_none() {
+        match term.next(Duration::from_millis(250))? {
+            Input::Event(event) => {
+                push(session, event, config)?;
+                term.draw(&Arc::new(session.state().view()))?;
+            }
+            Input::Signal => {
+                drop(term);
+                anyhow::bail!("stopped by a signal; every answer so far is saved: `ask-user resume` continues");
+            }
+            Input::Nothing => {}
+        }
+    }
+    drop(term);
     finish(session.state(), report)
 }
 

@@ -15,7 +15,7 @@ pub fn run_log(command: &LogCommand) -> anyhow::Result<Status> {
         LogCommand::List(store) => list(&open(store)?),
         LogCommand::Show { flow_id, store } => show(&open(store)?, flow_id),
         LogCommand::Export { flow_id, output, store } => export(&open(store)?, flow_id, output.as_deref()),
-        LogCommand::Replay { file } => replay(file),
+        LogCommand::Replay { file, frames } => replay(file, *frames),
     }
 }
 
@@ -27,6 +27,8 @@ fn open(args: &StoreArgs) -> anyhow::Result<Store> {
         no_ui: false,
         script: None,
         pace: None,
+        size: None,
+        frame_out: None,
     };
     Ok(Store::open(&crate::paths::store_path(&flow)?)?)
 }
@@ -112,13 +114,28 @@ fn export(store: &Store, flow_id: &str, output: Option<&Path>) -> anyhow::Result
     Ok(Status::Done)
 }
 
-fn replay(file: &Path) -> anyhow::Result<Status> {
+fn replay(file: &Path, frames: bool) -> anyhow::Result<Status> {
     let text = crate::input::read_text(file).with_context(|| format!("cannot read {}", file.display()))?;
     let (_, events) = log_file::import(&text).with_context(|| format!("{}", file.display()))?;
-    let state = FlowState::replay(&events);
+    let state = if frames { print_frames(&events) } else { FlowState::replay(&events) };
     let status = finish(&state, Report::ToolJson)?;
     if status == Status::ScriptEnded {
         eprintln!("ask-user: the logged flow did not complete ({} events folded)", events.len());
     }
     Ok(status)
+}
+
+/// Folds `events`, printing the frame after each one; returns the final state.
+fn print_frames(events: &[Event]) -> FlowState {
+    let mut state = FlowState::default();
+    let mut screen: Option<ask_tui::MemoryTerminal> = None;
+    for (i, e) in events.iter().enumerate() {
+        state.apply(e);
+        let size = state.size();
+        let term = screen.get_or_insert_with(|| ask_tui::MemoryTerminal::new(size.width, size.height, None));
+        term.resize(size.width, size.height);
+        println!("── frame {i}: {} ──", describe(e));
+        print!("{}", term.draw(&std::sync::Arc::new(state.view())));
+    }
+    state
 }

@@ -1,0 +1,59 @@
+//! The title and the tab strip, scrolled so the active tab is always visible.
+
+use ask_engine::ViewModel;
+use tuirealm::ratatui::Frame;
+use tuirealm::ratatui::layout::Rect;
+use tuirealm::ratatui::text::{Line, Span};
+use tuirealm::ratatui::widgets::Paragraph;
+
+use crate::style;
+use crate::text::{sanitize, truncate, width};
+
+/// Lines the header needs.
+pub fn height(view: &ViewModel) -> u16 {
+    if view.title.is_some() { 2 } else { 1 }
+}
+
+pub fn render(frame: &mut Frame, area: Rect, view: &ViewModel) {
+    let mut lines = Vec::new();
+    if let Some(title) = &view.title {
+        lines.push(Line::styled(truncate(&sanitize(title, false), area.width as usize), style::bold()));
+    }
+    lines.push(tab_strip(view, area.width as usize));
+    frame.render_widget(Paragraph::new(lines), area);
+}
+
+fn tab_strip(view: &ViewModel, max: usize) -> Line<'static> {
+    let names: Vec<String> = view
+        .tabs
+        .iter()
+        .map(|t| {
+            let mark = if t.answered { "✓ " } else { "" };
+            format!(" {mark}{} ", truncate(&sanitize(&t.label, false), 24))
+        })
+        .collect();
+    let active = view.tabs.iter().position(|t| t.active).unwrap_or(0);
+    // Drop tabs from the left until the active one fits, marking what is hidden.
+    let mut first = 0;
+    let total = |from: usize| names[from..=active].iter().map(|n| width(n) + 1).sum::<usize>() + 2;
+    while first < active && total(first) > max {
+        first += 1;
+    }
+    let mut spans = Vec::new();
+    if first > 0 {
+        spans.push(Span::styled("‹ ", style::dim()));
+    }
+    let mut used = if first > 0 { 2 } else { 0 };
+    for (i, name) in names.iter().enumerate().skip(first) {
+        let w = width(name) + 1;
+        if used + w > max && i > active {
+            spans.push(Span::styled("›", style::dim()));
+            break;
+        }
+        let s = if i == active { style::active_tab() } else { tuirealm::ratatui::style::Style::new() };
+        spans.push(Span::styled(name.clone(), s));
+        spans.push(Span::raw("│"));
+        used += w;
+    }
+    Line::from(spans)
+}

@@ -1,0 +1,61 @@
+//! A list of styled lines that remembers where things are (rows to keep visible, the cursor).
+
+use tuirealm::ratatui::style::Style;
+use tuirealm::ratatui::text::{Line, Span};
+
+use crate::text::{sanitize, wrap};
+
+/// Lines being built for one pane.
+#[derive(Default)]
+pub struct Lines {
+    pub lines: Vec<Line<'static>>,
+    /// First and last line of the row that must stay visible.
+    pub focus: Option<(usize, usize)>,
+    /// Where the terminal cursor goes: (line, column).
+    pub cursor: Option<(usize, usize)>,
+}
+
+impl Lines {
+    pub fn len(&self) -> usize {
+        self.lines.len()
+    }
+
+    pub fn push(&mut self, spans: Vec<Span<'static>>) {
+        self.lines.push(Line::from(spans));
+    }
+
+    pub fn blank(&mut self) {
+        self.lines.push(Line::default());
+    }
+
+    /// Payload text, sanitized and wrapped to `max - indent` cells, each line indented.
+    pub fn wrapped(&mut self, text: &str, indent: usize, max: usize, style: Style) {
+        let pad = " ".repeat(indent);
+        for l in wrap(&sanitize(text, true), max.saturating_sub(indent)) {
+            self.push(vec![Span::raw(pad.clone()), Span::styled(l, style)]);
+        }
+    }
+
+    /// An open editor at `indent`, with the terminal cursor placed in it.
+    pub fn editor(&mut self, text: &str, cursor: usize, indent: usize, max: usize, placeholder: &str) {
+        let pad = " ".repeat(indent);
+        let avail = max.saturating_sub(indent).max(2);
+        if text.is_empty() {
+            self.cursor = Some((self.len(), indent));
+            self.push(vec![Span::raw(pad), Span::styled(placeholder.to_owned(), crate::style::dim())]);
+            return;
+        }
+        let (rows, (row, col)) = super::editor::layout(text, cursor, avail);
+        self.cursor = Some((self.len() + row, indent + col));
+        for r in rows {
+            self.push(vec![Span::raw(pad.clone()), Span::raw(r)]);
+        }
+    }
+
+    /// The first line to show so that the focus row (and the cursor) fit in `height` lines.
+    pub fn scroll_for(&self, height: usize) -> usize {
+        let Some((start, end)) = self.focus else { return 0 };
+        let end = self.cursor.map_or(end, |(l, _)| end.max(l));
+        if end < height { 0 } else { (end + 1 - height).min(start) }
+    }
+}

@@ -1,0 +1,145 @@
+//! A question tab: prompt, note, option rows, the custom row, and the preview pane.
+
+use ask_engine::project::view::{QuestionView, RowView};
+use ask_schema::QuestionType;
+use tuirealm::ratatui::Frame;
+use tuirealm::ratatui::layout::{Position, Rect};
+use tuirealm::ratatui::text::Span;
+use tuirealm::ratatui::widgets::{Block, Paragraph};
+
+use super::lines::Lines;
+use crate::style;
+use crate::text::{sanitize, wrap};
+
+/// Wide enough for the preview pane beside the options.
+const SIDE_BY_SIDE: u16 = 90;
+
+pub fn render(frame: &mut Frame, area: Rect, q: &QuestionView) {
+    let preview = q.preview.as_ref();
+    let (list_area, preview_area) = match preview {
+        Some(_) if area.width >= SIDE_BY_SIDE => {
+            let left = area.width * 45 / 100;
+            (Rect { width: left, ..area }, Some(Rect { x: area.x + left + 1, width: area.width - left - 1, ..area }))
+        }
+        Some(_) if area.height >= 12 => {
+            let top = area.height / 2;
+            (Rect { height: top, ..area }, Some(Rect { y: area.y + top, height: area.height - top, ..area }))
+        }
+        _ => (area, None),
+    };
+    let lines = question_lines(q, list_area.width as usize);
+    draw_lines(frame, list_area, lines);
+    if let (Some(p), Some(pa)) = (preview, preview_area) {
+        let title = format!(" {} ", sanitize(&p.label, false));
+        let block = Block::bordered().title(Span::styled(title, style::bold()));
+        let inner = block.inner(pa);
+        let mut body = Lines::default();
+        if let Some(d) = &p.description {
+            body.wrapped(d, 0, inner.width as usize, style::dim());
+            body.blank();
+        }
+        body.wrapped(&p.text, 0, inner.width as usize, Default::default());
+        let max_scroll = body.len().saturating_sub(inner.height as usize);
+        let scroll = q.preview_scroll.min(max_scroll);
+        frame.render_widget(block, pa);
+        frame.render_widget(Paragraph::new(body.lines).scroll((scroll as u16, 0)), inner);
+    }
+}
+
+/// Draws lines scrolled so the focus row and the cursor are visible; places the cursor.
+pub fn draw_lines(frame: &mut Frame, area: Rect, lines: Lines) {
+    let top = lines.scroll_for(area.height as usize);
+    if let Some((l, c)) = lines.cursor
+        && l >= top
+        && l < top + area.height as usize
+        && (c as u16) < area.width
+    {
+        frame.set_cursor_position(Position { x: area.x + c as u16, y: area.y + (l - top) as u16 });
+    }
+    frame.render_widget(Paragraph::new(lines.lines).scroll((top as u16, 0)), area);
+}
+
+fn question_lines(q: &QuestionView, max: usize) -> Lines {
+    let mut out = Lines::default();
+    out.wrapped(&q.prompt, 0, max, style::bold());
+    if let Some(e) = &q.note_editor {
+        out.push(vec![Span::styled("Question note:", style::note())]);
+        out.editor(&e.text, e.cursor, 2, max, "Add a note for this question…");
+    } else if !q.note.is_empty() {
+        let mut note = Lines::default();
+        note.wrapped(&format!("✎ {}", q.note), 0, max, style::note());
+        out.lines.extend(note.lines);
+    }
+    out.blank();
+    if q.freeform {
+        custom_row(&mut out, q.rows.last(), true, true, max);
+        out.focus = Some((0, out.len().saturating_sub(1)));
+        return out;
+    }
+    for (i, row) in q.rows.iter().enumerate() {
+        let start = out.len();
+        if row.custom {
+            custom_row(&mut out, Some(row), false, i == q.cursor, max)
+        } else {
+            option_row(&mut out, row, q, i, max)
+        }
+        if i == q.cursor {
+            out.focus = Some((start, out.len().saturating_sub(1)));
+        }
+    }
+    out
+}
+
+fn pointer(on: bool) -> Span<'static> {
+    if on { Span::styled("❯ ", style::accent()) } else { Span::raw("  ") }
+}
+
+fn option_row(out: &mut Lines, row: &RowView, q: &QuestionView, i: usize, max: usize) {
+    let here = i == q.cursor;
+    let mut head = vec![pointer(here), Span::styled(format!("{}. ", row.number), style::dim())];
+    if q.kind == QuestionType::Multi {
+        head.push(Span::raw(if row.selected { "[x] " } else { "[ ] " }));
+    }
+    let label_style = if row.selected { style::selected() } else if here { style::accent() } else { Default::default() };
+    let indent = 5;
+    let label = wrap(&sanitize(&row.label, false), max.saturating_sub(indent + 4));
+    for (n, part) in label.into_iter().enumerate() {
+        if n == 0 {
+            head.push(Span::styled(part, label_style));
+            if row.selected && q.kind != QuestionType::Multi {
+                head.push(Span::styled(" ✓", style::selected()));
+            }
+            out.push(std::mem::take(&mut head));
+        } else {
+            out.push(vec![Span::raw(" ".repeat(indent)), Span::styled(part, label_style)]);
+        }
+    }
+    if let Some(d) = &row.description {
+        out.wrapped(d, indent, max, style::dim());
+    }
+    if let Some(e) = &row.editor {
+        out.push(vec![Span::raw(" ".repeat(indent)), Span::styled("Option note:", style::note())]);
+        out.editor(&e.text, e.cursor, indent + 2, max, "Add a note for this option…");
+    } else if !row.text.is_empty() {
+        out.wrapped(&format!("✎ {}", row.text), indent, max, style::note());
+    }
+}
+
+fn custom_row(out: &mut Lines, row: Option<&RowView>, freeform: bool, here: bool, max: usize) {
+    let Some(row) = row else { return };
+    let indent = if freeform { 2 } else { 5 };
+    if freeform {
+        out.push(vec![Span::styled("Type your answer:", style::bold())]);
+    } else {
+        let label_style = if row.selected { style::selected() } else { Default::default() };
+        let mut head = vec![pointer(here), Span::styled(format!("{}. ", row.number), style::dim())];
+        head.push(Span::styled(row.label.clone(), label_style));
+        out.push(head);
+    }
+    if let Some(e) = &row.editor {
+        out.editor(&e.text, e.cursor, indent, max, "Type your answer…");
+    } else if !row.text.is_empty() {
+        let mark = if row.selected { "✓ " } else { "" };
+        out.wrapped(&format!("{mark}{}", row.text), indent, max, if row.selected { style::selected() } else { style::dim() });
+    }
+}

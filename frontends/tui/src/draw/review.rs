@@ -1,0 +1,62 @@
+//! The review tab: Submit / Elaborate / Cancel beside (or above) the answer summary.
+
+use ask_engine::project::view::ReviewView;
+use tuirealm::ratatui::Frame;
+use tuirealm::ratatui::layout::Rect;
+use tuirealm::ratatui::text::Span;
+
+use super::lines::Lines;
+use super::question::draw_lines;
+use crate::style;
+use crate::text::sanitize;
+
+/// Wide enough for the summary beside the actions.
+const SIDE_BY_SIDE: u16 = 64;
+const ACTIONS_WIDTH: u16 = 24;
+
+pub fn render(frame: &mut Frame, area: Rect, r: &ReviewView) {
+    let mut actions = Lines::default();
+    actions.push(vec![Span::styled("Ready to send?", style::bold())]);
+    actions.blank();
+    for a in r.actions {
+        let here = a == r.highlighted;
+        let p = if here { Span::styled("❯ ", style::accent()) } else { Span::raw("  ") };
+        let label_style = if here { style::accent() } else { Default::default() };
+        actions.push(vec![p, Span::styled(format!("{}. {}", a.index() + 1, a.title()), label_style)]);
+    }
+    if let Some(hint) = &r.hint {
+        actions.blank();
+        actions.wrapped(hint, 0, ACTIONS_WIDTH.min(area.width) as usize, style::warning());
+    }
+    if area.width >= SIDE_BY_SIDE {
+        let left = Rect { width: ACTIONS_WIDTH, ..area };
+        let right = Rect { x: area.x + ACTIONS_WIDTH + 1, width: area.width - ACTIONS_WIDTH - 1, ..area };
+        draw_lines(frame, left, actions);
+        draw_lines(frame, right, summary(r, right.width as usize));
+    } else {
+        let mut all = actions;
+        all.blank();
+        let s = summary(r, area.width as usize);
+        all.lines.extend(s.lines);
+        draw_lines(frame, area, all);
+    }
+}
+
+fn summary(r: &ReviewView, max: usize) -> Lines {
+    let mut out = Lines::default();
+    for entry in &r.summary {
+        let label = format!("{}: ", sanitize(&entry.label, false));
+        match &entry.answer {
+            Some(a) => {
+                let mut l = Lines::default();
+                l.wrapped(&format!("{label}{a}"), 0, max, Default::default());
+                out.lines.extend(l.lines);
+            }
+            None => out.push(vec![Span::raw(label), Span::styled("(unanswered)", style::dim())]),
+        }
+        for n in &entry.notes {
+            out.wrapped(&format!("✎ {n}"), 2, max, style::note());
+        }
+    }
+    out
+}

@@ -1,0 +1,61 @@
+//! Drawing into memory: the frames of `--frame-out`, `log replay --frames` and snapshots.
+
+use std::sync::Arc;
+
+use ask_engine::ViewModel;
+use tuirealm::ratatui::Terminal;
+use tuirealm::ratatui::backend::TestBackend;
+use tuirealm::ratatui::buffer::Buffer;
+
+use crate::screen::Screen;
+use crate::text::width;
+
+/// An in-memory terminal of a fixed size.
+pub struct MemoryTerminal {
+    terminal: Terminal<TestBackend>,
+    screen: Screen,
+}
+
+impl MemoryTerminal {
+    /// A `width`×`height` terminal (each at least 1).
+    pub fn new(width: u16, height: u16, config_path: Option<&str>) -> MemoryTerminal {
+        let Ok(terminal) = Terminal::new(TestBackend::new(width.max(1), height.max(1)));
+        MemoryTerminal { terminal, screen: Screen::new(config_path) }
+    }
+
+    /// Resizes the terminal.
+    pub fn resize(&mut self, width: u16, height: u16) {
+        self.terminal.backend_mut().resize(width.max(1), height.max(1));
+        let Ok(()) = self.terminal.autoresize();
+    }
+
+    /// Draws `view` and returns the frame as plain text.
+    pub fn draw(&mut self, view: &Arc<ViewModel>) -> String {
+        let screen = &mut self.screen;
+        let Ok(_) = self.terminal.draw(|f| screen.draw(f, view));
+        buffer_text(self.terminal.backend().buffer())
+    }
+}
+
+/// A buffer as text, one line per row, trailing spaces trimmed; the cell hidden behind a wide
+/// character is skipped so CJK and emoji keep their columns.
+pub fn buffer_text(buf: &Buffer) -> String {
+    let area = buf.area;
+    let mut out = String::new();
+    for y in 0..area.height {
+        let mut line = String::new();
+        let mut skip = 0;
+        for x in 0..area.width {
+            if skip > 0 {
+                skip -= 1;
+                continue;
+            }
+            let symbol = buf[(x, y)].symbol();
+            line.push_str(symbol);
+            skip = width(symbol).saturating_sub(1);
+        }
+        out.push_str(line.trim_end());
+        out.push('\n');
+    }
+    out
+}

@@ -1,0 +1,128 @@
+//! The real terminal: drawn on `/dev/tty` (stdout stays free for the result), raw mode,
+//! alternate screen, bracketed paste, kitty keyboard flags when supported — and always put
+//! back: on drop, on panic, and when SIGTERM or SIGHUP arrives.
+
+use std::fs::{File, OpenOptions};
+use std::io::{self, BufWriter, Write};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Duration;
+
+use ask_engine::{Event, Size, ViewModel};
+use crossterm::event::{
+    DisableBracketedPaste, EnableBracketedPaste, KeyboardEnhancementFlags, PopKeyboardEnhancementFlags,
+    PushKeyboardEnhancementFlags,
+};
+use crossterm::terminal::{EnterAlternateScreen, LeaveAlternateScreen, disable_raw_mode, enable_raw_mode};
+use crossterm::{cursor, execute};
+use tuirealm::ratatui::Terminal;
+use tuirealm::ratatui::backend::CrosstermBackend;
+
+use crate::screen::Screen;
+
+/// What came from the terminal.
+pub enum Input {
+    /// An event for the flow's log.
+    Event(Event),
+    /// SIGTERM or SIGHUP: stop now (the terminal is restored on drop).
+    Signal,
+    /// Nothing within the timeout, or input the flow does not record.
+    Nothing,
+}
+
+static KITTY_PUSHED: AtomicBool = AtomicBool::new(false);
+
+/// Puts the terminal back as it was. Safe to call more than once and from a panic hook.
+pub fn restore() {
+    let _ = disable_raw_mode();
+    if let Ok(mut tty) = OpenOptions::new().write(true).open("/dev/tty") {
+        if KITTY_PUSHED.swap(false, Ordering::SeqCst) {
+            let _ = execute!(tty, PopKeyboardEnhancementFlags);
+        }
+        let _ = execute!(tty, DisableBracketedPaste, LeaveAlternateScreen, cursor::Show);
+        let _ = tty.flush();
+    }
+}
+
+/// The terminal a flow is drawn on.
+pub struct LiveTerminal {
+    terminal: Terminal<CrosstermBackend<BufWriter<File>>>,
+    screen: Screen,
+    stop: Arc<AtomicBool>,
+}
+
+impl LiveTerminal {
+    /// Takes over `/dev/tty`. Fails when there is no terminal.
+    pub fn open(config_path: Option<&str>) -> io::Result<LiveTerminal> {
+        let mut tty = OpenOptions::new().read(true).write(true).open("/dev/tty")?;
+        let stop = Arc::new(AtomicBool::new(false));
+        for signal in [signal_hook::consts::SIGTERM, signal_hook::consts::SIGHUP] {
+            signal_hook::flag::register(signal, Arc::clone(&stop))?;
+        }
+        let previous = std::panic::take_hook();
+        std::panic::set_hook(Box::new(move |info| {
+            restore();
+            previous(info);
+        }));
+        enable_raw_mode()?;
+        execute!(tty, EnterAlternateScreen, EnableBracketedPaste)?;
+        let terminal = Terminal::new(CrosstermBackend::new(BufWriter::new(tty)))?;
+        Ok(LiveTerminal { terminal, screen: Screen::new(config_path), stop })
+    }
+
+    /// Turns on the kitty keyboard protocol when the terminal says it has it. The query waits
+    /// for an answer (at most two seconds on a terminal that never answers), so call it after the
+    /// first frame is on screen; `ASK_USER_KEYBOARD_PROBE=0` skips it.
+    ///
+    /// crossterm writes the query to stdout when it cannot write `/dev/tty`, which would corrupt
+    /// a redirected result, so the probe only runs when stdin and stdout are the terminal.
+    pub fn enable_kitty_keys(&mut self) {
+        use std::io::IsTerminal;
+        if std::env::var("ASK_USER_KEYBOARD_PROBE").is_ok_and(|v| v == "0")
+            || !io::stdout().is_terminal()
+            || !io::stdin().is_terminal()
+        {
+            return;
+        }
+        if matches!(crossterm::terminal::supports_keyboard_enhancement(), Ok(true)) {
+            let flags = KeyboardEnhancementFlags::DISAMBIGUATE_ESCAPE_CODES;
+            if execute!(self.terminal.backend_mut(), PushKeyboardEnhancementFlags(flags)).is_ok() {
+                KITTY_PUSHED.store(true, Ordering::SeqCst);
+            }
+        }
+    }
+
+    /// The terminal's size now.
+    pub fn size(&self) -> Size {
+        let (width, height) = crossterm::terminal::size().unwrap_or((80, 24));
+        Size { width, height }
+    }
+
+    /// Draws a frame.
+    pub fn draw(&mut self, view: &Arc<ViewModel>) -> io::Result<()> {
+        let screen = &mut self.screen;
+        self.terminal.draw(|f| screen.draw(f, view))?;
+        Ok(())
+    }
+
+    /// Waits up to `timeout` for input.
+    pub fn next(&mut self, timeout: Duration) -> io::Result<Input> {
+        if self.stop.load(Ordering::SeqCst) {
+            return Ok(Input::Signal);
+        }
+        if !crossterm::event::poll(timeout)? {
+            return Ok(Input::Nothing);
+        }
+        let event = crossterm::event::read()?;
+        if let crossterm::event::Event::Resize(w, h) = event {
+            let _ = self.terminal.resize(tuirealm::ratatui::layout::Rect::new(0, 0, w, h));
+        }
+        Ok(crate::input::convert(&event).map_or(Input::Nothing, Input::Event))
+    }
+}
+
+impl Drop for LiveTerminal {
+    fn drop(&mut self) {
+        restore();
+    }
+}

@@ -1,0 +1,119 @@
+//! Text made safe and laid out for cells: payload text never reaches the terminal raw.
+
+use std::borrow::Cow;
+
+use unicode_segmentation::UnicodeSegmentation;
+use unicode_width::UnicodeWidthStr;
+
+/// Shows control characters inert: C0 controls as their Unicode control pictures (`␛`), DEL as
+/// `␡`, C1 controls as `�`, a tab as four spaces. `\n` is kept only when `keep_newlines`.
+pub fn sanitize(s: &str, keep_newlines: bool) -> Cow<'_, str> {
+    let clean = |c: char| !c.is_control() || (keep_newlines && c == '\n');
+    if s.chars().all(clean) {
+        return Cow::Borrowed(s);
+    }
+    let mut out = String::with_capacity(s.len() + 8);
+    for c in s.chars() {
+        match c {
+            '\n' if keep_newlines => out.push('\n'),
+            '\t' => out.push_str("    "),
+            c if (c as u32) < 0x20 => out.push(char::from_u32(0x2400 + c as u32).unwrap_or('�')),
+            '\u{7f}' => out.push('␡'),
+            c if c.is_control() => out.push('�'),
+            c => out.push(c),
+        }
+    }
+    Cow::Owned(out)
+}
+
+/// Display width in terminal cells.
+pub fn width(s: &str) -> usize {
+    UnicodeWidthStr::width(s)
+}
+
+/// Wraps text to `max` cells per line: at spaces where possible, inside long words by grapheme.
+/// Explicit newlines start new lines. Always returns at least one line.
+pub fn wrap(text: &str, max: usize) -> Vec<String> {
+    let max = max.max(1);
+    let mut lines = Vec::new();
+    for para in text.split('\n') {
+        let mut line = String::new();
+        let mut line_w = 0;
+        for word in para.split_word_bounds() {
+            let w = width(word);
+            if line_w + w <= max {
+                line.push_str(word);
+                line_w += w;
+                continue;
+            }
+            if !line.trim().is_empty() {
+                lines.push(line.trim_end().to_owned());
+                line = String::new();
+                line_w = 0;
+                if word.trim().is_empty() {
+                    continue; // a space that caused the break starts no line
+                }
+            }
+            for g in word.graphemes(true) {
+                let gw = width(g);
+                if line_w + gw > max && !line.is_empty() {
+                    lines.push(std::mem::take(&mut line));
+                    line_w = 0;
+                }
+                line.push_str(g);
+                line_w += gw;
+            }
+        }
+        lines.push(line.trim_end().to_owned());
+    }
+    lines
+}
+
+/// Cuts text to at most `max` cells, ending with `…` when it was cut.
+pub fn truncate(s: &str, max: usize) -> String {
+    if width(s) <= max {
+        return s.to_owned();
+    }
+    let mut out = String::new();
+    let mut w = 0;
+    for g in s.graphemes(true) {
+        let gw = width(g);
+        if w + gw + 1 > max {
+            break;
+        }
+        out.push_str(g);
+        w += gw;
+    }
+    out.push('…');
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn escape_sequences_are_shown_inert() {
+        assert_eq!(sanitize("a\u{1b}[31mred\u{7}", false), "a␛[31mred␇");
+        assert_eq!(sanitize("x\ny\tz\u{9b}", true), "x\ny    z�");
+        assert_eq!(sanitize("x\ny", false), "x␊y");
+    }
+
+    #[test]
+    fn wrap_breaks_at_spaces_and_inside_long_words() {
+        assert_eq!(wrap("the quick brown fox", 9), ["the quick", "brown fox"]);
+        assert_eq!(wrap("abcdefghij", 4), ["abcd", "efgh", "ij"]);
+        assert_eq!(wrap("a\n\nb", 5), ["a", "", "b"]);
+    }
+
+    #[test]
+    fn wrap_counts_wide_characters_as_two_cells() {
+        assert_eq!(wrap("世界世界世", 4), ["世界", "世界", "世"]);
+    }
+
+    #[test]
+    fn truncate_marks_the_cut() {
+        assert_eq!(truncate("Database", 5), "Data…");
+        assert_eq!(truncate("DB", 5), "DB");
+    }
+}
