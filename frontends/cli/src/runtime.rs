@@ -98,7 +98,11 @@ pub fn run(session: &mut FlowSession, flow: &FlowArgs, report: Report) -> anyhow
     run_steps(session, &text, config.as_deref(), flow.pace.map(Duration::from_millis))?;
     if let Some(path) = &flow.frame_out {
         let size = session.state().size();
-        let mut term = ask_tui::MemoryTerminal::new(size.width, size.height, config_display(config.as_deref()).as_deref());
+        let mut term = ask_tui::MemoryTerminal::new(
+            size.width,
+            size.height,
+            config_display(config.as_deref()).as_deref(),
+        );
         let frame = term.draw(&Arc::new(session.state().view()));
         std::fs::write(path, frame).with_context(|| format!("cannot write frame to {}", path.display()))?;
     }
@@ -132,7 +136,9 @@ fn interactive(session: &mut FlowSession, config: Option<&Path>, report: Report)
             }
             Input::Signal => {
                 drop(term);
-                anyhow::bail!("stopped by a signal; every answer so far is saved: `ask-user resume` continues");
+                anyhow::bail!(
+                    "stopped by a signal; every answer so far is saved: `ask-user resume` continues"
+                );
             }
             Input::Nothing => {}
         }

@@ -1,16 +1,16 @@
 //! Terminal input → engine events, at the edge. Nothing here decides what a key means.
 
 use ask_engine::{Event, KeyCode, KeyPress, Modifiers, Size};
-use crossterm::event::{
-    Event as TermEvent, KeyCode as TermKey, KeyEvent, KeyEventKind, KeyModifiers,
-};
+use crossterm::event::{Event as TermEvent, KeyCode as TermKey, KeyEvent, KeyEventKind, KeyModifiers};
 
 /// The engine event for a terminal event, if it is one the flow records.
 pub fn convert(event: &TermEvent) -> Option<Event> {
     match event {
         TermEvent::Key(key) => key_press(key).map(Event::key),
         TermEvent::Paste(text) => Some(Event::TextPasted { text: text.clone() }),
-        TermEvent::Resize(width, height) => Some(Event::TerminalResized { size: Size { width: *width, height: *height } }),
+        TermEvent::Resize(width, height) => {
+            Some(Event::TerminalResized { size: Size { width: *width, height: *height } })
+        }
         _ => None,
     }
 }

@@ -83,6 +83,8 @@ impl Sandbox {
     }
 }
 
+pub mod pty;
+
 /// Two questions: `db` single (Postgres, SQLite), `extras` multi (CI, Docker, Lint).
 pub const PAYLOAD: &str = r#"{"title":"Setup","questions":[
  {"id":"db","label":"Database","prompt":"Which database?","options":[{"value":"pg","label":"Postgres"},{"value":"sqlite","label":"SQLite"}]},

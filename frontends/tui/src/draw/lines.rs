@@ -20,6 +20,10 @@ impl Lines {
         self.lines.len()
     }
 
+    pub fn is_empty(&self) -> bool {
+        self.lines.is_empty()
+    }
+
     pub fn push(&mut self, spans: Vec<Span<'static>>) {
         self.lines.push(Line::from(spans));
     }

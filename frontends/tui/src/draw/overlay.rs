@@ -10,15 +10,21 @@ use super::lines::Lines;
 use crate::style;
 
 pub fn render(frame: &mut Frame, area: Rect, o: &OverlayView, config_path: Option<&str>) {
-    let width = area.width.saturating_sub(4).min(72).max(10);
+    let width = area.width.saturating_sub(4).clamp(10, 72);
     let inner_w = width.saturating_sub(4) as usize;
     let mut body = Lines::default();
     for (i, (title, on)) in o.toggles.iter().enumerate() {
         let here = i == o.focus;
         let p = if here { Span::styled("❯ ", style::accent()) } else { Span::raw("  ") };
-        let state = if *on { Span::styled("[on] ", style::selected()) } else { Span::styled("[off]", style::dim()) };
+        let state =
+            if *on { Span::styled("[on] ", style::selected()) } else { Span::styled("[off]", style::dim()) };
         let title = crate::text::truncate(title, inner_w.saturating_sub(8));
-        body.push(vec![p, state, Span::raw(" "), Span::styled(title, if here { style::accent() } else { Default::default() })]);
+        body.push(vec![
+            p,
+            state,
+            Span::raw(" "),
+            Span::styled(title, if here { style::accent() } else { Default::default() }),
+        ]);
     }
     body.blank();
     body.wrapped(&o.description, 0, inner_w, style::dim());
@@ -46,5 +52,8 @@ pub fn render(frame: &mut Frame, area: Rect, o: &OverlayView, config_path: Optio
     let inner = block.inner(rect);
     frame.render_widget(Clear, rect);
     frame.render_widget(block, rect);
-    frame.render_widget(Paragraph::new(body.lines), Rect { x: inner.x + 1, width: inner.width.saturating_sub(1), ..inner });
+    frame.render_widget(
+        Paragraph::new(body.lines),
+        Rect { x: inner.x + 1, width: inner.width.saturating_sub(1), ..inner },
+    );
 }

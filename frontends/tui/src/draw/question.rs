@@ -19,7 +19,10 @@ pub fn render(frame: &mut Frame, area: Rect, q: &QuestionView) {
     let (list_area, preview_area) = match preview {
         Some(_) if area.width >= SIDE_BY_SIDE => {
             let left = area.width * 45 / 100;
-            (Rect { width: left, ..area }, Some(Rect { x: area.x + left + 1, width: area.width - left - 1, ..area }))
+            (
+                Rect { width: left, ..area },
+                Some(Rect { x: area.x + left + 1, width: area.width - left - 1, ..area }),
+            )
         }
         Some(_) if area.height >= 12 => {
             let top = area.height / 2;
@@ -100,7 +103,13 @@ fn option_row(out: &mut Lines, row: &RowView, q: &QuestionView, i: usize, max: u
     if q.kind == QuestionType::Multi {
         head.push(Span::raw(if row.selected { "[x] " } else { "[ ] " }));
     }
-    let label_style = if row.selected { style::selected() } else if here { style::accent() } else { Default::default() };
+    let label_style = if row.selected {
+        style::selected()
+    } else if here {
+        style::accent()
+    } else {
+        Default::default()
+    };
     let indent = 5;
     let label = wrap(&sanitize(&row.label, false), max.saturating_sub(indent + 4));
     for (n, part) in label.into_iter().enumerate() {
@@ -140,6 +149,11 @@ fn custom_row(out: &mut Lines, row: Option<&RowView>, freeform: bool, here: bool
         out.editor(&e.text, e.cursor, indent, max, "Type your answer…");
     } else if !row.text.is_empty() {
         let mark = if row.selected { "✓ " } else { "" };
-        out.wrapped(&format!("{mark}{}", row.text), indent, max, if row.selected { style::selected() } else { style::dim() });
+        out.wrapped(
+            &format!("{mark}{}", row.text),
+            indent,
+            max,
+            if row.selected { style::selected() } else { style::dim() },
+        );
     }
 }

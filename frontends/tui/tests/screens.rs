@@ -1,0 +1,139 @@
+//! Snapshots of every screen at 120, 80 and 40 columns, drawn by the real components.
+//! Review changes with `cargo insta review` (or `INSTA_UPDATE=always cargo test -p ask-tui`).
+#![allow(clippy::unwrap_used, clippy::expect_used)] // tests fail loudly by design
+
+use std::sync::Arc;
+
+use ask_engine::{Event, FlowState, Origin, Settings, Size, parse_script};
+use ask_schema::{FormSource, validate};
+use ask_tui::MemoryTerminal;
+use rstest::rstest;
+use serde_json::{Value, json};
+
+fn form() -> Value {
+    json!({"title":"New service setup","questions":[
+        {"id":"lang","label":"Language","prompt":"Which language should the new service be written in?","options":[
+            {"value":"rust","label":"Rust","description":"Fast, memory safe, single static binary"},
+            {"value":"go","label":"Go","description":"Simple concurrency, quick builds"},
+            {"value":"ts","label":"TypeScript"}]},
+        {"id":"feat","label":"Features","prompt":"Which cross-cutting features should the skeleton include?","type":"multi","options":[
+            {"value":"tracing","label":"OpenTelemetry tracing"},{"value":"metrics","label":"Prometheus metrics"},
+            {"value":"auth","label":"JWT authentication","description":"Validates tokens from the identity service"}]},
+        {"id":"cfg","label":"Config","prompt":"How should the service read its configuration?","type":"preview","options":[
+            {"value":"env","label":"Environment only","description":"Twelve-factor","preview":"DATABASE_URL=postgres://db/app\nPORT=8080\nLOG_LEVEL=info"},
+            {"value":"toml","label":"TOML file","preview":"[server]\nport = 8080\n\n[database]\nurl = \"postgres://db/app\""}]}
+    ]})
+}
+
+fn draw(raw: &Value, source: FormSource, script: &str, width: u16, height: u16) -> String {
+    let form = validate(raw, source).unwrap();
+    let mut state = FlowState::default();
+    state.apply(&Event::FlowOpened {
+        form: form.into(),
+        settings: Settings::default(),
+        origin: Origin::tool(),
+        size: Size { width, height },
+        notices: vec![],
+    });
+    for step in parse_script(script).unwrap() {
+        for e in step.events(state.settings()).unwrap() {
+            state.apply(&e);
+        }
+    }
+    let mut term = MemoryTerminal::new(width, height, Some("/home/ada/.config/ask-user/config.json"));
+    term.draw(&Arc::new(state.view()))
+}
+
+#[rstest]
+#[case::single("single", "")]
+#[case::multi_with_selection("multi_with_selection", "1\n1\n3")]
+#[case::preview("preview", "tab\ntab")]
+#[case::custom_answer_editor("custom_answer_editor", "4\ntype \"Zig, because comptime\"")]
+#[case::notes(
+    "notes",
+    "shift+n\ntype \"Team knows Go best\"\nenter\ndown\nn\ntype \"only if we hire\"\nenter\nspace"
+)]
+#[case::review_submit_highlighted(
+    "review_submit_highlighted",
+    "1\n1\n3\ntab\nn\ntype \"why not toml?\"\nenter\n1"
+)]
+#[case::review_elaborate_highlighted(
+    "review_elaborate_highlighted",
+    "1\nshift+n\ntype \"depends\"\nenter\ntab\ndown\nn\ntype \"on unselected\"\nenter\nup\n1\ndown"
+)]
+#[case::double_press_hint("double_press_hint", "1\n1\ntab\n1\n2")]
+#[case::dirty_warning("dirty_warning", "space\nesc")]
+#[case::settings_overlay("settings_overlay", "?\ndown")]
+fn screens(#[case] name: &str, #[case] script: &str, #[values(120, 80, 40)] width: u16) {
+    let frame = draw(&form(), FormSource::Tool, script, width, 24);
+    insta::assert_snapshot!(format!("{name}_{width}"), frame);
+}
+
+#[test]
+fn answer_free_form_question_shows_type_your_answer_without_number_or_pointer() {
+    let raw = json!({"questions":[{"id":"name","label":"Package","prompt":"What package name do you want?",
+        "options":[{"value":"freeform","label":"Type answer","freeform":true}]}]});
+    let frame = draw(&raw, FormSource::AnswerExtraction, "type \"ask-user\"", 60, 12);
+    assert!(frame.contains("Type your answer:") && frame.contains("ask-user"));
+    assert!(!frame.contains("❯") && !frame.contains("1."), "{frame}");
+    insta::assert_snapshot!(frame);
+}
+
+#[rstest]
+#[case::tiny(20, 5)]
+#[case::one_by_one(1, 1)]
+#[case::short(80, 6)]
+fn too_small_terminal_shows_a_message(#[case] width: u16, #[case] height: u16) {
+    let frame = draw(&form(), FormSource::Tool, "", width, height);
+    assert!(
+        frame.starts_with("Enlarge the terminal") || frame.starts_with("Too small") || width < 9,
+        "{frame}"
+    );
+}
+
+#[test]
+fn cjk_and_emoji_keep_alignment() {
+    let raw = json!({"title":"日本語のタイトル","questions":[{"id":"a","label":"言語","prompt":"どの言語を使いますか？ 😀",
+        "options":[{"value":"r","label":"ラスト 🦀","description":"速い"},{"value":"g","label":"ゴー"}]}]});
+    insta::assert_snapshot!(draw(&raw, FormSource::Tool, "", 40, 12));
+}
+
+#[test]
+fn escape_sequences_in_payload_are_drawn_inert() {
+    let raw = json!({"questions":[{"id":"a","prompt":"Red \u{1b}[31mtext\u{7} here","options":[{"value":"x","label":"\u{1b}]0;title\u{7}X"}]}]});
+    let frame = draw(&raw, FormSource::Tool, "", 60, 10);
+    assert!(!frame.contains('\u{1b}') && !frame.contains('\u{7}'));
+    assert!(frame.contains("Red ␛[31mtext␇ here"), "{frame}");
+}
+
+#[test]
+fn long_option_list_scrolls_to_keep_the_cursor_visible() {
+    let options: Vec<Value> =
+        (1..=40).map(|i| json!({"value": format!("v{i}"), "label": format!("Option number {i}")})).collect();
+    let raw = json!({"questions":[{"id":"a","prompt":"Pick one of many","options":options}]});
+    let frame = draw(&raw, FormSource::Tool, &"down\n".repeat(30), 60, 16);
+    assert!(frame.contains("❯ 31. Option number 31"), "{frame}");
+    assert!(!frame.contains(" 1. Option number 1\n"), "scrolled past the top");
+    insta::assert_snapshot!(frame);
+}
+
+#[test]
+fn long_preview_scrolls_with_page_down() {
+    let text: String = (1..=100).map(|i| format!("line {i}\n")).collect();
+    let raw = json!({"questions":[{"id":"a","type":"preview","prompt":"Which?","options":[{"value":"x","label":"X","preview":text}]}]});
+    let top = draw(&raw, FormSource::Tool, "", 100, 20);
+    assert!(top.contains("line 1 ") || top.contains("line 1│") || top.contains("│line 1"), "{top}");
+    let paged = draw(&raw, FormSource::Tool, "pageDown\npageDown", 100, 20);
+    assert!(paged.contains("line 21") && !paged.contains("│line 1 "), "{paged}");
+}
+
+#[test]
+fn long_prompts_and_labels_wrap() {
+    let long =
+        "This prompt is deliberately long so that it has to wrap across several lines of a narrow terminal";
+    let raw = json!({"questions":[{"id":"a","prompt":long,"options":[{"value":"x","label":"A label that is also rather long for forty columns"}]}]});
+    let frame = draw(&raw, FormSource::Tool, "", 40, 16);
+    assert!(frame.lines().all(|l| ask_tui::text::width(l) <= 40));
+    assert!(frame.contains("narrow terminal"), "{frame}");
+    assert!(frame.contains("forty columns"), "{frame}");
+}

@@ -1,0 +1,116 @@
+//! A pseudo-terminal harness: run a shell command on a PTY, feed it bytes, read the screen
+//! through a vt100 emulator.
+#![allow(dead_code)]
+
+use std::io::{Read, Write};
+use std::num::NonZeroU16;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use portable_pty::{Child, CommandBuilder, MasterPty, PtySize, native_pty_system};
+
+use super::Sandbox;
+
+pub struct Pty {
+    parser: Arc<Mutex<vt100::Parser>>,
+    writer: Box<dyn Write + Send>,
+    master: Box<dyn MasterPty + Send>,
+    pub child: Box<dyn Child + Send + Sync>,
+}
+
+fn size(cols: u16, rows: u16) -> PtySize {
+    PtySize { rows, cols, pixel_width: 0, pixel_height: 0 }
+}
+
+impl Pty {
+    /// Runs `sh -c script` in the sandbox directory on a `cols`×`rows` terminal.
+    pub fn spawn(sb: &Sandbox, script: &str, cols: u16, rows: u16) -> Pty {
+        let pair = native_pty_system().openpty(size(cols, rows)).unwrap();
+        let mut cmd = CommandBuilder::new("sh");
+        cmd.args(["-c", script]);
+        cmd.cwd(sb.dir.path());
+        cmd.env("ASK_USER_STORE", sb.store());
+        cmd.env("ASK_USER_CONFIG", sb.path("config.json"));
+        cmd.env("ASK_LOG_DIR", sb.path("logs"));
+        cmd.env("ASK_USER_KEYBOARD_PROBE", "0");
+        cmd.env("TERM", "xterm-256color");
+        let child = pair.slave.spawn_command(cmd).unwrap();
+        drop(pair.slave);
+        let parser = Arc::new(Mutex::new(vt100::Parser::new(
+            NonZeroU16::new(rows).unwrap(),
+            NonZeroU16::new(cols).unwrap(),
+            0,
+        )));
+        let mut reader = pair.master.try_clone_reader().unwrap();
+        let sink = Arc::clone(&parser);
+        std::thread::spawn(move || {
+            let mut buf = [0u8; 8192];
+            while let Ok(n) = reader.read(&mut buf) {
+                if n == 0 {
+                    break;
+                }
+                sink.lock().unwrap().process(&buf[..n]);
+            }
+        });
+        let writer = pair.master.take_writer().unwrap();
+        Pty { parser, writer, master: pair.master, child }
+    }
+
+    /// Types bytes into the terminal.
+    pub fn send(&mut self, bytes: &str) {
+        self.writer.write_all(bytes.as_bytes()).unwrap();
+        self.writer.flush().unwrap();
+        std::thread::sleep(Duration::from_millis(60));
+    }
+
+    /// The screen's text now.
+    pub fn screen(&self) -> String {
+        self.parser.lock().unwrap().screen().contents()
+    }
+
+    /// Waits until the screen shows `needle`; panics with the screen after 10 s.
+    pub fn wait_for(&self, needle: &str) -> String {
+        let start = Instant::now();
+        loop {
+            let screen = self.screen();
+            if screen.contains(needle) {
+                return screen;
+            }
+            assert!(
+                start.elapsed() < Duration::from_secs(10),
+                "timed out waiting for {needle:?}; screen:\n{screen}"
+            );
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+
+    /// Resizes the terminal (the program gets SIGWINCH).
+    pub fn resize(&mut self, cols: u16, rows: u16) {
+        self.master.resize(size(cols, rows)).unwrap();
+        self.parser
+            .lock()
+            .unwrap()
+            .screen_mut()
+            .set_size(NonZeroU16::new(rows).unwrap(), NonZeroU16::new(cols).unwrap());
+    }
+
+    /// Waits for the shell to exit and returns its exit code.
+    pub fn wait_exit(&mut self) -> u32 {
+        let start = Instant::now();
+        loop {
+            if let Some(status) = self.child.try_wait().unwrap() {
+                std::thread::sleep(Duration::from_millis(100)); // let the reader drain
+                return status.exit_code();
+            }
+            assert!(start.elapsed() < Duration::from_secs(10), "still running; screen:\n{}", self.screen());
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+
+    /// Terminal modes as the emulator sees them: (alternate screen, bracketed paste, cursor hidden).
+    pub fn modes(&self) -> (bool, bool, bool) {
+        let p = self.parser.lock().unwrap();
+        let s = p.screen();
+        (s.alternate_screen(), s.bracketed_paste(), s.hide_cursor())
+    }
+}

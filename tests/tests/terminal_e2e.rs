@@ -1,0 +1,133 @@
+//! The real binary in a pseudo-terminal, as a person uses it: keys, paste, resize, Ctrl+C,
+//! and a terminal put back after a kill.
+#![allow(clippy::unwrap_used, clippy::expect_used)] // tests fail loudly by design
+
+mod common;
+
+use common::pty::Pty;
+use common::{PAYLOAD, Sandbox, bin};
+use serde_json::{Value, json};
+
+const DOWN: &str = "\x1b[B";
+const TAB: &str = "\t";
+const ENTER: &str = "\r";
+const CTRL_C: &str = "\x03";
+
+fn out(sb: &Sandbox) -> Value {
+    serde_json::from_str(&std::fs::read_to_string(sb.path("out.json")).unwrap()).unwrap()
+}
+
+/// `ask-user ask < p.json > out.json`: payload on stdin, result on stdout, UI on the terminal.
+fn start(sb: &Sandbox, cols: u16, rows: u16) -> Pty {
+    sb.file("p.json", PAYLOAD);
+    let script = format!("exec '{}' ask < p.json > out.json", bin().display());
+    let pty = Pty::spawn(sb, &script, cols, rows);
+    pty.wait_for("Which database?");
+    pty
+}
+
+#[test]
+fn two_question_form_answered_by_keys_with_stdin_and_stdout_redirected() {
+    let sb = Sandbox::new();
+    let mut pty = start(&sb, 80, 24);
+    pty.send("2");
+    pty.wait_for("Which extras?");
+    pty.send("1");
+    pty.send("3");
+    pty.send(TAB);
+    pty.wait_for("Ready to send?");
+    pty.send("1");
+    pty.wait_for("Press 1 again to Submit");
+    pty.send("1");
+    assert_eq!(pty.wait_exit(), 0);
+    let r = out(&sb);
+    assert_eq!(r["content"][0]["text"], "Database: SQLite\nExtras: CI, Lint");
+    assert_eq!(r["details"]["answers"]["extras"]["indices"], json!([1, 3]));
+    assert_eq!(pty.modes(), (false, false, false), "terminal restored");
+}
+
+#[test]
+fn a_paste_arrives_as_one_event_with_its_newlines() {
+    let sb = Sandbox::new();
+    let mut pty = start(&sb, 80, 24);
+    pty.send("\x1b[200~Zig\r\nthen Rust\x1b[201~");
+    pty.wait_for("then Rust");
+    pty.send(ENTER);
+    pty.wait_for("Which extras?");
+    pty.send(TAB);
+    pty.wait_for("Ready to send?");
+    pty.send("1");
+    pty.send("1");
+    assert_eq!(pty.wait_exit(), 0);
+    assert_eq!(out(&sb)["details"]["answers"]["db"]["customText"], "Zig\nthen Rust");
+    let id = sb.run(&["log", "list"]).stdout.split_whitespace().next().unwrap().to_owned();
+    let log = sb.run(&["log", "show", &id]);
+    assert!(log.stdout.contains("paste \"Zig\\r\\nthen Rust\""), "{}", log.stdout);
+}
+
+#[test]
+fn resize_redraws_and_is_recorded() {
+    let sb = Sandbox::new();
+    let mut pty = start(&sb, 120, 24);
+    let wide = pty.screen();
+    assert!(wide.contains("Shift+N question note · Tab next tab · Esc cancel · ? settings"), "{wide}");
+    pty.resize(44, 20);
+    let narrow = pty.wait_for("Shift+N question note · Tab next tab\n");
+    assert!(!narrow.contains("next tab · Esc"), "footer rewrapped:\n{narrow}");
+    pty.send(CTRL_C);
+    assert_eq!(pty.wait_exit(), 1);
+    let id = sb.run(&["log", "list"]).stdout.split_whitespace().next().unwrap().to_owned();
+    assert!(sb.run(&["log", "show", &id]).stdout.contains("resize 44x20"));
+}
+
+#[test]
+fn ctrl_c_on_a_clean_flow_leaves_at_once() {
+    let sb = Sandbox::new();
+    let mut pty = start(&sb, 80, 24);
+    pty.send(CTRL_C);
+    assert_eq!(pty.wait_exit(), 1);
+    assert_eq!(out(&sb)["details"]["cancelled"], true);
+}
+
+#[test]
+fn ctrl_c_on_a_dirty_flow_warns_then_leaves() {
+    let sb = Sandbox::new();
+    let mut pty = start(&sb, 80, 24);
+    pty.send(" ");
+    pty.send(CTRL_C);
+    pty.wait_for("Press Ctrl+C again to dismiss");
+    pty.send(DOWN);
+    pty.send(CTRL_C);
+    assert_eq!(pty.wait_exit(), 1);
+    let r = out(&sb);
+    assert_eq!(r["details"]["cancelled"], true);
+    assert_eq!(r["details"]["answers"]["db"]["values"], json!(["pg"]), "committed answers are kept");
+}
+
+#[test]
+fn sigterm_restores_the_terminal_and_keeps_answers_for_resume() {
+    let sb = Sandbox::new();
+    sb.file("p.json", PAYLOAD);
+    let script = format!(
+        "'{}' ask p.json > out.json & echo $! > pid; wait $!; echo \"rc=$?\" > rc; stty -a > stty.txt; sleep 1",
+        bin().display()
+    );
+    let mut pty = Pty::spawn(&sb, &script, 80, 24);
+    pty.wait_for("Which database?");
+    pty.send("2");
+    pty.wait_for("Which extras?");
+    assert_eq!(
+        pty.modes(),
+        (true, true, true),
+        "alternate screen, bracketed paste, hidden cursor while running"
+    );
+    let pid = std::fs::read_to_string(sb.path("pid")).unwrap();
+    std::process::Command::new("kill").args(["-TERM", pid.trim()]).status().unwrap();
+    pty.wait_exit();
+    assert_eq!(std::fs::read_to_string(sb.path("rc")).unwrap().trim(), "rc=5");
+    let stty = std::fs::read_to_string(sb.path("stty.txt")).unwrap();
+    assert!(stty.contains(" icanon") && stty.contains(" echo "), "raw mode left on: {stty}");
+    assert_eq!(pty.modes(), (false, false, false), "alternate screen, paste mode and cursor restored");
+    let resumed = sb.run(&["resume", "--script", sb.file("k", "tab\n1\n1\n").to_str().unwrap()]);
+    assert_eq!(resumed.json()["details"]["answers"]["db"]["values"], json!(["sqlite"]));
+}
