@@ -192,3 +192,21 @@ fn spec8_second_process_waits_briefly_then_fails_with_one_line() {
     assert_eq!(r.stderr.lines().count(), 1);
     assert!(r.stderr.contains("in use by another ask-user process"), "{}", r.stderr);
 }
+
+#[test]
+fn log_replay_frames_prints_every_frame_deterministically() {
+    let sb = Sandbox::new();
+    let p = sb.file("p.json", PAYLOAD);
+    sb.run(&["ask", s(&p), "--id", "fr", "--size", "60x14", "--script", s(&sb.file("k", "2\ntab\n1\n1\n"))]);
+    let out = sb.path("fr.jsonl");
+    sb.run(&["log", "export", "fr", "-o", s(&out)]);
+    let a = sb.run(&["log", "replay", s(&out), "--frames"]);
+    let b = sb.run(&["log", "replay", s(&out), "--frames"]);
+    assert_eq!(a.code, 0);
+    assert_eq!(a.stdout, b.stdout, "byte-identical");
+    assert_eq!(a.stdout.matches("── frame ").count(), 5, "one frame per event");
+    assert!(a.stdout.contains("── frame 2: key tab ──"));
+    assert!(a.stdout.contains("Press 1 again to Submit"));
+    let last = a.stdout.lines().last().unwrap();
+    assert!(last.starts_with("{\"content\""), "the result comes last: {last}");
+}

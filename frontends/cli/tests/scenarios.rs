@@ -264,3 +264,54 @@ fn spec7_usage_errors_do_not_collide_with_result_statuses() {
     cmd.args(["ask", "--help"]);
     assert_eq!(run(cmd, dir.path(), None).code, 0);
 }
+
+#[test]
+fn d30_frame_out_gets_the_frame_after_the_last_event_at_the_default_size() {
+    let dir = tempfile::tempdir().unwrap();
+    let frame = dir.path().join("frame.txt");
+    let r = ask(&payload().to_string(), "2\n", None, &["--frame-out", frame.to_str().unwrap()]);
+    assert_eq!(r.code, 4);
+    let text = std::fs::read_to_string(&frame).unwrap();
+    assert_eq!(text.lines().count(), 24, "80x24 by default");
+    assert!(text.lines().all(|l| l.chars().count() <= 80));
+    assert!(text.contains("Which features?") && text.contains("✓ Lang"), "{text}");
+}
+
+#[test]
+fn d30_frame_out_of_a_completed_flow_is_the_screen_at_completion_and_size_applies() {
+    let dir = tempfile::tempdir().unwrap();
+    let frame = dir.path().join("frame.txt");
+    let args = ["--frame-out", frame.to_str().unwrap(), "--size", "50x12"];
+    let r = ask(&payload().to_string(), "shift+tab\n1\n1\n", None, &args);
+    assert_eq!(r.code, 0);
+    let text = std::fs::read_to_string(&frame).unwrap();
+    assert_eq!(text.lines().count(), 12);
+    assert!(text.contains("Ready to send?"), "{text}");
+}
+
+#[test]
+fn d30_resize_steps_change_the_frame_size() {
+    let dir = tempfile::tempdir().unwrap();
+    let frame = dir.path().join("frame.txt");
+    let r = ask(&payload().to_string(), "resize 100 30\n", None, &["--frame-out", frame.to_str().unwrap()]);
+    assert_eq!(r.code, 4);
+    assert_eq!(std::fs::read_to_string(&frame).unwrap().lines().count(), 30);
+}
+
+#[test]
+fn d30_frame_out_is_ignored_with_no_ui() {
+    let dir = tempfile::tempdir().unwrap();
+    let frame = dir.path().join("frame.txt");
+    let r = ask(&payload().to_string(), "", None, &["--no-ui", "--frame-out", frame.to_str().unwrap()]);
+    assert_eq!(r.code, 3);
+    assert!(!frame.exists());
+}
+
+#[test]
+fn spec9_tiny_terminal_frame_says_enlarge() {
+    let dir = tempfile::tempdir().unwrap();
+    let frame = dir.path().join("frame.txt");
+    let r = ask(&payload().to_string(), "down\n", None, &["--frame-out", frame.to_str().unwrap(), "--size", "1x1"]);
+    assert_eq!(r.code, 4);
+    assert_eq!(std::fs::read_to_string(&frame).unwrap().lines().count(), 1);
+}
