@@ -50,7 +50,7 @@ impl FlowState {
         if key.mods.is_empty() {
             match key.code {
                 KeyCode::PageUp => return self.preview_scroll = self.preview_scroll.saturating_sub(10),
-                KeyCode::PageDown => return self.preview_scroll = self.preview_scroll.saturating_add(10),
+                KeyCode::PageDown => return self.preview_scroll = (self.preview_scroll + 10).min(self.preview_lines()),
                 KeyCode::Home => return self.move_cursor_to(0),
                 KeyCode::End => return self.move_cursor_to(self.custom_row()),
                 _ => {}
@@ -82,6 +82,14 @@ impl FlowState {
             Nav::Up => self.move_cursor_to(self.cursor.saturating_sub(1)),
             Nav::Down => self.move_cursor_to(self.cursor + 1),
         }
+    }
+
+    /// Lines in the highlighted option's preview: how far PageDown may scroll.
+    fn preview_lines(&self) -> usize {
+        self.current()
+            .and_then(|(q, _)| q.options.get(self.cursor))
+            .and_then(|o| o.preview.as_deref())
+            .map_or(0, |p| p.lines().count())
     }
 
     /// The custom (`Type your own`) row's index on the active question.

@@ -1,1 +1,97 @@
-fn main() {}
+//! One keypress end to end, in process: event → fold → view model → render of the 80×24 frame
+//! into an in-memory backend. Run: `cargo bench -p ask-tui --bench render`.
+//!
+//! Prints p50/p99 per key over the 2 000-key scripts of the shared workload (typical and
+//! stress forms) and over the typical script on a form whose previews are 20 000 lines long.
+//! A flow that completes is reopened, so every key is measured.
+#![allow(clippy::unwrap_used, clippy::expect_used)] // a benchmark fails loudly
+
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Instant;
+
+use ask_engine::{Event, FlowState, Origin, Settings, Size, parse_script};
+use ask_schema::{FormSource, validate};
+use ask_tui::MemoryTerminal;
+use serde_json::Value;
+
+fn workload(name: &str) -> String {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../bench/workload").join(name);
+    std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("read {}: {e}", path.display()))
+}
+
+fn run(label: &str, form: &Value, keys: &str) {
+    let form = validate(form, FormSource::Tool).unwrap();
+    let opened = Event::FlowOpened {
+        form: form.into(),
+        settings: Settings::default(),
+        origin: Origin::tool(),
+        size: Size::default(),
+        notices: vec![],
+    };
+    let start_state = FlowState::replay([&opened]);
+    let events: Vec<Event> = parse_script(&workload(keys))
+        .unwrap()
+        .iter()
+        .flat_map(|s| s.events(&Settings::default()).unwrap())
+        .collect();
+    let mut term = MemoryTerminal::new(80, 24, Some("/home/user/.config/ask-user/config.json"));
+    let mut samples = Vec::with_capacity(events.len() * 5);
+    for _round in 0..5 {
+        let mut state = start_state.clone();
+        term.draw(&Arc::new(state.view()));
+        for e in &events {
+            let t = Instant::now();
+            let fx = state.apply(e);
+            term.render(&Arc::new(state.view()));
+            samples.push(t.elapsed().as_nanos() as u64);
+            if fx.completed.is_some() {
+                state = start_state.clone();
+            }
+        }
+    }
+    if std::env::var_os("RENDER_BREAKDOWN").is_some() {
+        let mut state = start_state.clone();
+        let (mut tv, mut tr) = (Vec::new(), Vec::new());
+        for e in &events {
+            if state.apply(e).completed.is_some() {
+                state = start_state.clone();
+            }
+            let t = Instant::now();
+            let v = Arc::new(state.view());
+            tv.push(t.elapsed().as_nanos() as u64);
+            let t = Instant::now();
+            term.render(&v);
+            tr.push(t.elapsed().as_nanos() as u64);
+        }
+        tv.sort_unstable();
+        tr.sort_unstable();
+        println!("  view p50 {} ns, render p50 {} ns", tv[tv.len() / 2], tr[tr.len() / 2]);
+    }
+    samples.sort_unstable();
+    let pct = |p: f64| samples[((samples.len() - 1) as f64 * p) as usize] as f64 / 1000.0;
+    println!(
+        "{label:<28} {} keys: p50 {:7.1} µs  p99 {:7.1} µs  max {:8.1} µs",
+        samples.len(),
+        pct(0.5),
+        pct(0.99),
+        *samples.last().unwrap() as f64 / 1000.0
+    );
+}
+
+fn main() {
+    let typical: Value = serde_json::from_str(&workload("form-typical.json")).unwrap();
+    let stress: Value = serde_json::from_str(&workload("form-stress.json")).unwrap();
+    run("typical (5 × 4)", &typical, "keys-typical-2000.txt");
+    run("stress (50 × 200)", &stress, "keys-stress-2000.txt");
+    let mut huge = typical.clone();
+    let long: String = (1..=20_000).map(|i| format!("{i:>6} | fn line_{i}() {{ work(); }}\n")).collect();
+    for q in huge["questions"].as_array_mut().unwrap() {
+        if q["type"] == "preview" {
+            for o in q["options"].as_array_mut().unwrap() {
+                o["preview"] = Value::String(long.clone());
+            }
+        }
+    }
+    run("typical, 20 000-line previews", &huge, "keys-typical-2000.txt");
+}

@@ -31,9 +31,16 @@ impl MemoryTerminal {
 
     /// Draws `view` and returns the frame as plain text.
     pub fn draw(&mut self, view: &Arc<ViewModel>) -> String {
-        let screen = &mut self.screen;
-        let Ok(_) = self.terminal.draw(|f| screen.draw(f, view));
-        buffer_text(self.terminal.backend().buffer())
+        self.render(view);
+        buffer_text(self.terminal.current_buffer_mut())
+    }
+
+    /// Draws `view` into the in-memory frame buffer. Nothing is written to a device, so the
+    /// terminal's diff-and-flush step (which only saves bytes on a real terminal) is skipped.
+    pub fn render(&mut self, view: &Arc<ViewModel>) {
+        self.terminal.current_buffer_mut().reset();
+        let mut frame = self.terminal.get_frame();
+        self.screen.draw(&mut frame, view);
     }
 }
 

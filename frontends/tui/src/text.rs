@@ -28,13 +28,17 @@ pub fn sanitize(s: &str, keep_newlines: bool) -> Cow<'_, str> {
 
 /// Display width in terminal cells.
 pub fn width(s: &str) -> usize {
-    UnicodeWidthStr::width(s)
+    if s.is_ascii() { s.len() } else { UnicodeWidthStr::width(s) }
 }
 
 /// Wraps text to `max` cells per line: at spaces where possible, inside long words by grapheme.
 /// Explicit newlines start new lines. Always returns at least one line.
 pub fn wrap(text: &str, max: usize) -> Vec<String> {
     let max = max.max(1);
+    // Most payload text is short ASCII: one line, no segmentation needed.
+    if text.len() <= max && text.is_ascii() && !text.contains('\n') {
+        return vec![text.trim_end().to_owned()];
+    }
     let mut lines = Vec::new();
     for para in text.split('\n') {
         let mut line = String::new();

@@ -4,7 +4,6 @@ use ask_engine::ViewModel;
 use tuirealm::ratatui::Frame;
 use tuirealm::ratatui::layout::Rect;
 use tuirealm::ratatui::text::{Line, Span};
-use tuirealm::ratatui::widgets::Paragraph;
 
 use crate::style;
 use crate::text::{width, wrap};
@@ -40,5 +39,5 @@ pub fn lines(view: &ViewModel, max: usize) -> Vec<Line<'static>> {
 }
 
 pub fn render(frame: &mut Frame, area: Rect, lines: Vec<Line<'static>>) {
-    frame.render_widget(Paragraph::new(lines), area);
+    super::put_lines(frame, area, &lines);
 }

@@ -4,7 +4,6 @@ use ask_engine::ViewModel;
 use tuirealm::ratatui::Frame;
 use tuirealm::ratatui::layout::Rect;
 use tuirealm::ratatui::text::{Line, Span};
-use tuirealm::ratatui::widgets::Paragraph;
 
 use crate::style;
 use crate::text::{sanitize, truncate, width};
@@ -20,7 +19,7 @@ pub fn render(frame: &mut Frame, area: Rect, view: &ViewModel) {
         lines.push(Line::styled(truncate(&sanitize(title, false), area.width as usize), style::bold()));
     }
     lines.push(tab_strip(view, area.width as usize));
-    frame.render_widget(Paragraph::new(lines), area);
+    super::put_lines(frame, area, &lines);
 }
 
 fn tab_strip(view: &ViewModel, max: usize) -> Line<'static> {

@@ -16,6 +16,33 @@ use tuirealm::ratatui::widgets::Paragraph;
 pub const MIN_WIDTH: u16 = 24;
 pub const MIN_HEIGHT: u16 = 7;
 
+/// Writes lines straight into the frame's buffer, one per row, clipped to `area`. Cheaper than a
+/// `Paragraph`, which re-styles the whole area and re-flows lines we have already laid out;
+/// ASCII spans (most of a screen) skip grapheme segmentation, one byte being one cell.
+pub fn put_lines(frame: &mut Frame, area: Rect, lines: &[tuirealm::ratatui::text::Line<'_>]) {
+    let buf = frame.buffer_mut();
+    let right = area.x.saturating_add(area.width);
+    for (row, line) in lines.iter().take(area.height as usize).enumerate() {
+        let y = area.y + row as u16;
+        let mut x = area.x;
+        for span in &line.spans {
+            if x >= right {
+                break;
+            }
+            let style = line.style.patch(span.style);
+            if span.content.is_ascii() {
+                for b in span.content.bytes().take((right - x) as usize) {
+                    buf[(x, y)].set_char(b as char).set_style(style);
+                    x += 1;
+                }
+            } else {
+                let (end, _) = buf.set_stringn(x, y, &span.content, (right - x) as usize, style);
+                x = end;
+            }
+        }
+    }
+}
+
 /// The message shown on a terminal too small to draw the form.
 pub fn too_small(frame: &mut Frame, area: Rect) {
     let text = if area.width >= 18 { "Enlarge the terminal" } else { "Too small" };

@@ -5,7 +5,7 @@ use ask_schema::QuestionType;
 use tuirealm::ratatui::Frame;
 use tuirealm::ratatui::layout::{Position, Rect};
 use tuirealm::ratatui::text::Span;
-use tuirealm::ratatui::widgets::{Block, Paragraph};
+use tuirealm::ratatui::widgets::Block;
 
 use super::lines::Lines;
 use crate::style;
@@ -30,23 +30,34 @@ pub fn render(frame: &mut Frame, area: Rect, q: &QuestionView) {
         }
         _ => (area, None),
     };
-    let lines = question_lines(q, list_area.width as usize);
+    let lines = question_lines(q, list_area.width as usize, list_area.height as usize);
     draw_lines(frame, list_area, lines);
     if let (Some(p), Some(pa)) = (preview, preview_area) {
         let title = format!(" {} ", sanitize(&p.label, false));
         let block = Block::bordered().title(Span::styled(title, style::bold()));
         let inner = block.inner(pa);
-        let mut body = Lines::default();
-        if let Some(d) = &p.description {
-            body.wrapped(d, 0, inner.width as usize, style::dim());
-            body.blank();
-        }
-        body.wrapped(&p.text, 0, inner.width as usize, Default::default());
-        let max_scroll = body.len().saturating_sub(inner.height as usize);
-        let scroll = q.preview_scroll.min(max_scroll);
+        let body = preview_window(p, inner.width as usize, inner.height as usize, q.preview_scroll);
         frame.render_widget(block, pa);
-        frame.render_widget(Paragraph::new(body.lines).scroll((scroll as u16, 0)), inner);
+        super::put_lines(frame, inner, &body.lines);
     }
+}
+
+/// Only the preview lines on screen are wrapped, so a 100 000-line preview costs what its
+/// scroll position costs, not its length.
+fn preview_window(p: &ask_engine::project::view::PreviewView, width: usize, height: usize, scroll: usize) -> Lines {
+    let mut all = Lines::default();
+    if let Some(d) = &p.description {
+        all.wrapped(d, 0, width, style::dim());
+        all.blank();
+    }
+    for raw in p.text.split('\n') {
+        if all.len() >= scroll + height {
+            break;
+        }
+        all.wrapped(raw, 0, width, Default::default());
+    }
+    let start = scroll.min(all.len().saturating_sub(height));
+    Lines { lines: all.lines.split_off(start), ..Lines::default() }
 }
 
 /// Draws lines scrolled so the focus row and the cursor are visible; places the cursor.
@@ -59,27 +70,33 @@ pub fn draw_lines(frame: &mut Frame, area: Rect, lines: Lines) {
     {
         frame.set_cursor_position(Position { x: area.x + c as u16, y: area.y + (l - top) as u16 });
     }
-    frame.render_widget(Paragraph::new(lines.lines).scroll((top as u16, 0)), area);
+    // Hand ratatui only the visible lines: it would lay out the skipped ones too.
+    let visible = lines.lines.get(top..).unwrap_or_default();
+    super::put_lines(frame, area, visible);
 }
 
-fn question_lines(q: &QuestionView, max: usize) -> Lines {
+/// The lines of a question. Only rows that can be on screen are laid out: every row takes at
+/// least one line, so rows more than `height` away from the cursor row never show (and the
+/// prompt above them is off screen too).
+fn question_lines(q: &QuestionView, max: usize, height: usize) -> Lines {
     let mut out = Lines::default();
-    out.wrapped(&q.prompt, 0, max, style::bold());
-    if let Some(e) = &q.note_editor {
-        out.push(vec![Span::styled("Question note:", style::note())]);
-        out.editor(&e.text, e.cursor, 2, max, "Add a note for this question…");
-    } else if !q.note.is_empty() {
-        let mut note = Lines::default();
-        note.wrapped(&format!("✎ {}", q.note), 0, max, style::note());
-        out.lines.extend(note.lines);
+    let first = q.cursor.saturating_sub(height);
+    if first == 0 {
+        out.wrapped(&q.prompt, 0, max, style::bold());
+        if let Some(e) = &q.note_editor {
+            out.push(vec![Span::styled("Question note:", style::note())]);
+            out.editor(&e.text, e.cursor, 2, max, "Add a note for this question…");
+        } else if !q.note.is_empty() {
+            out.wrapped(&format!("✎ {}", q.note), 0, max, style::note());
+        }
+        out.blank();
     }
-    out.blank();
     if q.freeform {
         custom_row(&mut out, q.rows.last(), true, true, max);
         out.focus = Some((0, out.len().saturating_sub(1)));
         return out;
     }
-    for (i, row) in q.rows.iter().enumerate() {
+    for (i, row) in q.rows.iter().enumerate().skip(first).take(q.cursor - first + height + 1) {
         let start = out.len();
         if row.custom {
             custom_row(&mut out, Some(row), false, i == q.cursor, max)
