@@ -284,6 +284,10 @@ impl FlowState {
     pub fn is_opened(&self) -> bool {
         self.opened
     }
+    /// A flow without questions: `ask-user settings`, the settings overlay alone.
+    pub fn is_settings_only(&self) -> bool {
+        self.opened && self.form.questions.is_empty()
+    }
     /// Whether the review tab is active.
     pub fn on_review(&self) -> bool {
         self.tab >= self.form.questions.len()

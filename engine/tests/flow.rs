@@ -263,7 +263,7 @@ fn d29_overlay_keys_are_fixed_and_toggle_in_contract_order() {
 fn d29_toggle_in_overlay_reports_a_save_effect() {
     let mut state = run3("?", Settings::default());
     let fx = state.apply(&ask_engine::Event::key(ask_engine::KeyPress::parse("space").unwrap()));
-    assert!(fx.save_settings.is_some_and(|s| s.behaviour.auto_submit_when_answered_without_notes));
+    assert_eq!(fx.save_toggle, Some((ask_engine::Toggle::AutoSubmitWhenAnsweredWithoutNotes, true)));
 }
 
 #[test]
@@ -319,4 +319,21 @@ fn contract_keymaps_are_configurable_for_all_six_actions() {
 fn events_after_completion_change_nothing() {
     let s = go("esc; 1; tab; space", Settings::default());
     assert_eq!((s.outcome(), s.tab()), (Some(Outcome::Cancelled), 0));
+}
+
+#[test]
+fn contract_settings_command_is_the_overlay_alone_and_closing_ends_it() {
+    let form = ask_schema::Form { title: None, questions: vec![] };
+    let mut s = ask_engine::FlowState::default();
+    s.apply(&opened(form, with(|s| s.behaviour.auto_submit_when_answered_without_notes = true)));
+    assert!(
+        s.is_settings_only() && s.overlay().is_some() && s.outcome().is_none(),
+        "auto-submit never fires"
+    );
+    let fx = s.apply(&ask_engine::Event::key(ask_engine::KeyPress::parse("down").unwrap()));
+    assert!(fx.completed.is_none());
+    let fx = s.apply(&ask_engine::Event::key(ask_engine::KeyPress::parse("space").unwrap()));
+    assert_eq!(fx.save_toggle, Some((ask_engine::Toggle::ConfirmDismissWhenDirty, false)));
+    let fx = s.apply(&ask_engine::Event::key(ask_engine::KeyPress::parse("esc").unwrap()));
+    assert!(fx.completed.is_some());
 }

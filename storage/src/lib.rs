@@ -7,5 +7,8 @@ pub mod log_format;
 pub mod pi_session;
 mod store;
 
-pub use config_file::{ConfigError, LoadedConfig, SCHEMA_VERSION, load_settings, save_behaviour};
+pub use config_file::{
+    AnswerSettings, ConfigError, LoadedConfig, SCHEMA_VERSION, load_settings, load_settings_with_env,
+    save_toggle,
+};
 pub use store::{FlowRecord, PayloadEntry, Store, StoreError};

@@ -22,7 +22,9 @@ fn main() {
     let mut samples = Vec::new();
     for _ in 0..30 {
         let dir = tempfile::tempdir().unwrap();
-        let pair = native_pty_system().openpty(PtySize { rows: 24, cols: 80, pixel_width: 0, pixel_height: 0 }).unwrap();
+        let pair = native_pty_system()
+            .openpty(PtySize { rows: 24, cols: 80, pixel_width: 0, pixel_height: 0 })
+            .unwrap();
         let mut cmd = CommandBuilder::new(&bin);
         cmd.args(["ask".as_ref(), payload.as_os_str()]);
         cmd.env("ASK_USER_STORE", dir.path().join("s.redb"));

@@ -10,15 +10,15 @@ mod review;
 
 use crate::event::Event;
 use crate::key::KeyPress;
-use crate::settings::Settings;
+use crate::settings::Toggle;
 use crate::state::{ExitAction, FlowState, Outcome, QuestionState, ReviewAction};
 
 /// What the runtime must do after an event was applied.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct Effects {
-    /// Persist these settings to the config file (an overlay toggle). A failure comes back as
-    /// [`Event::SettingsSaveFailed`].
-    pub save_settings: Option<Settings>,
+    /// Persist this toggle's new value to the config file (an overlay toggle). A failure comes
+    /// back as [`Event::SettingsSaveFailed`].
+    pub save_toggle: Option<(Toggle, bool)>,
     /// The flow has just completed.
     pub completed: Option<Outcome>,
 }
@@ -48,6 +48,9 @@ impl FlowState {
                     ..FlowState::default()
                 };
                 self.enter_tab(0);
+                if self.is_settings_only() {
+                    self.overlay = Some(crate::state::Overlay::default());
+                }
             }
         } else if self.opened && self.outcome.is_none() {
             match event {
@@ -107,6 +110,7 @@ impl FlowState {
     fn auto_submit(&mut self) {
         if self.outcome.is_none()
             && self.opened
+            && !self.is_settings_only()
             && self.settings.behaviour.auto_submit_when_answered_without_notes
             && self.on_review()
             && self.questions.iter().all(|q| q.is_committed() && !q.has_notes())

@@ -50,7 +50,9 @@ impl FlowState {
         if key.mods.is_empty() {
             match key.code {
                 KeyCode::PageUp => return self.preview_scroll = self.preview_scroll.saturating_sub(10),
-                KeyCode::PageDown => return self.preview_scroll = (self.preview_scroll + 10).min(self.preview_lines()),
+                KeyCode::PageDown => {
+                    return self.preview_scroll = (self.preview_scroll + 10).min(self.preview_lines());
+                }
                 KeyCode::Home => return self.move_cursor_to(0),
                 KeyCode::End => return self.move_cursor_to(self.custom_row()),
                 _ => {}

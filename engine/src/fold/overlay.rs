@@ -11,9 +11,9 @@ impl FlowState {
         let n = Toggle::ALL.len();
         let ctrl_c = KeyPress::new(KeyCode::Char('c'), Modifiers::CTRL);
         match key.code {
-            _ if key == ctrl_c => self.overlay = None,
+            _ if key == ctrl_c => self.close_overlay(),
             _ if !key.mods.is_empty() => {}
-            KeyCode::Esc | KeyCode::Char('?') => self.overlay = None,
+            KeyCode::Esc | KeyCode::Char('?') => self.close_overlay(),
             KeyCode::Up => overlay.focus = (overlay.focus + n - 1) % n,
             KeyCode::Down => overlay.focus = (overlay.focus + 1) % n,
             KeyCode::Enter | KeyCode::Char(' ') => {
@@ -21,9 +21,19 @@ impl FlowState {
                 let on = !self.settings.behaviour.get(toggle);
                 self.settings.behaviour.set(toggle, on);
                 self.save_error = None;
-                fx.save_settings = Some(self.settings);
+                fx.save_toggle = Some((toggle, on));
             }
             _ => {}
+        }
+    }
+}
+
+impl FlowState {
+    /// Closes the overlay; a settings-only flow (`ask-user settings`) ends with it.
+    fn close_overlay(&mut self) {
+        self.overlay = None;
+        if self.is_settings_only() {
+            self.outcome = Some(crate::state::Outcome::Cancelled);
         }
     }
 }

@@ -18,6 +18,8 @@ pub struct ViewModel {
     pub warning: Option<String>,
     /// Footer key hints; `None` when `Show footer hints` is off.
     pub footer: Option<Vec<Hint>>,
+    /// `ask-user settings`: only the overlay is shown.
+    pub settings_only: bool,
 }
 
 /// A tab in the strip.
@@ -144,6 +146,7 @@ impl FlowState {
             overlay: self.overlay.map(|o| self.overlay_view(o.focus)),
             warning: self.warning.map(|w| self.warning_text(w)),
             footer: self.settings.behaviour.show_footer_hints.then(|| self.hints()),
+            settings_only: self.is_settings_only(),
         }
     }
 

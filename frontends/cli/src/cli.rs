@@ -18,6 +18,8 @@ pub enum Command {
     Ask(AskArgs),
     /// /ask:replay: reopen the newest stored tool form of the session (or pi branch).
     Replay(ReplayArgs),
+    /// /ask-settings: the settings overlay alone; toggles are saved at once.
+    Settings(SettingsArgs),
     /// Reopen an interrupted flow exactly where it stopped (default: the newest unfinished).
     Resume(ResumeArgs),
     /// The event log: list flows, show one, export it for a bug report, replay a log file.
@@ -107,6 +109,12 @@ pub struct PiArgs {
 pub struct ReplayArgs {
     #[command(flatten)]
     pub pi: PiArgs,
+    #[command(flatten)]
+    pub flow: FlowArgs,
+}
+
+#[derive(Debug, Args)]
+pub struct SettingsArgs {
     #[command(flatten)]
     pub flow: FlowArgs,
 }

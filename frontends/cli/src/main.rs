@@ -33,6 +33,7 @@ fn main() -> ExitCode {
         Command::Ask(args) => commands::ask::run_ask(args),
         Command::Replay(args) => commands::reopen::run_replay(args),
         Command::Resume(args) => commands::reopen::run_resume(args),
+        Command::Settings(args) => commands::reopen::run_settings(args),
         Command::Log { command } => commands::log::run_log(command),
         Command::Schema { kind } => commands::info::schema(*kind),
         Command::Transcript { kind, file } => commands::info::transcript(*kind, file),

@@ -7,7 +7,7 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 use anyhow::Context;
 use ask_engine::{Event, FlowState, Origin, Outcome};
 use ask_schema::{Form, ToolResult};
-use ask_storage::{FlowRecord, Store, save_behaviour};
+use ask_storage::{FlowRecord, Store, save_toggle};
 use ask_tui::terminal::{Input, LiveTerminal};
 
 use crate::cli::FlowArgs;
@@ -23,6 +23,8 @@ pub enum Report {
     /// Command-flow semantics (`replay`, `answer`): the result text on stdout, or a one-line
     /// notice on stderr when cancelled.
     CommandText,
+    /// Nothing to report (`settings`): closing is the normal end.
+    Silent,
 }
 
 /// Milliseconds since the Unix epoch (0 if the clock is before it).
@@ -74,8 +76,8 @@ pub fn start_flow<'s>(
 pub fn push(session: &mut FlowSession, event: Event, config: Option<&Path>) -> anyhow::Result<()> {
     let before = *session.state().settings();
     let fx = session.push(event)?;
-    if let (Some(settings), Some(path)) = (fx.save_settings, config)
-        && let Err(e) = save_behaviour(path, &settings)
+    if let (Some((toggle, on)), Some(path)) = (fx.save_toggle, config)
+        && let Err(e) = save_toggle(path, toggle, on)
     {
         tracing::warn!(error = %e, "settings save failed");
         session.push(Event::SettingsSaveFailed { settings: before, message: e.to_string() })?;
@@ -150,8 +152,12 @@ fn interactive(session: &mut FlowSession, config: Option<&Path>, report: Report)
 /// Reports a completed flow; an open one prints nothing (exit 4).
 pub fn finish(state: &FlowState, report: Report) -> anyhow::Result<Status> {
     let Some(result) = state.result() else { return Ok(Status::ScriptEnded) };
+    if report == Report::Silent {
+        return Ok(Status::Done);
+    }
     let cancelled = state.outcome() == Some(Outcome::Cancelled);
     match (report, cancelled) {
+        (Report::Silent, _) => {}
         (Report::ToolJson, _) => print_result(&result)?,
         (Report::CommandText, true) => eprintln!("ask-user: cancelled; nothing was sent"),
         (Report::CommandText, false) => println!("{}", result.text()),

@@ -311,7 +311,107 @@ fn d30_frame_out_is_ignored_with_no_ui() {
 fn spec9_tiny_terminal_frame_says_enlarge() {
     let dir = tempfile::tempdir().unwrap();
     let frame = dir.path().join("frame.txt");
-    let r = ask(&payload().to_string(), "down\n", None, &["--frame-out", frame.to_str().unwrap(), "--size", "1x1"]);
+    let r = ask(
+        &payload().to_string(),
+        "down\n",
+        None,
+        &["--frame-out", frame.to_str().unwrap(), "--size", "1x1"],
+    );
     assert_eq!(r.code, 4);
     assert_eq!(std::fs::read_to_string(&frame).unwrap().lines().count(), 1);
+}
+
+#[test]
+fn spec6_question_mark_then_space_persists_and_completes_an_answered_review() {
+    let dir = tempfile::tempdir().unwrap();
+    let c = dir.path().join("config.json");
+    let p = dir.path().join("p.json");
+    std::fs::write(&p, payload().to_string()).unwrap();
+    let s = dir.path().join("k");
+    std::fs::write(&s, "1\n1\ntab\n?\nspace\n").unwrap();
+    let mut cmd = Command::new(BIN);
+    cmd.arg("ask").arg(&p).arg("--script").arg(&s).arg("--config").arg(&c);
+    let r = run(cmd, dir.path(), None);
+    assert_eq!(r.code, 0, "auto-submit completed the open flow: {}", r.stderr);
+    assert_eq!(r.json()["details"]["answers"]["lang"]["values"], json!(["rust"]));
+    let saved: Value = serde_json::from_str(&std::fs::read_to_string(&c).unwrap()).unwrap();
+    assert_eq!(saved["behaviour"]["autoSubmitWhenAnsweredWithoutNotes"], true);
+}
+
+#[test]
+fn spec6_env_override_applies_to_the_flow_and_is_never_saved() {
+    let dir = tempfile::tempdir().unwrap();
+    let c = dir.path().join("config.json");
+    let p = dir.path().join("p.json");
+    std::fs::write(&p, payload().to_string()).unwrap();
+    let s = dir.path().join("k");
+    std::fs::write(&s, "?\ndown\ndown\ndown\nspace\nesc\nshift+tab\n1\n").unwrap();
+    let mut cmd = Command::new(BIN);
+    cmd.arg("ask").arg(&p).arg("--script").arg(&s).arg("--config").arg(&c);
+    cmd.env("ASK_USER__BEHAVIOUR__DOUBLE_PRESS_REVIEW_SHORTCUTS", "false");
+    let r = run(cmd, dir.path(), None);
+    assert_eq!(r.code, 0, "a single 1 submits: the override is in force");
+    let saved: Value = serde_json::from_str(&std::fs::read_to_string(&c).unwrap()).unwrap();
+    assert_eq!(saved["behaviour"]["showFooterHints"], false, "the toggle was saved");
+    assert_eq!(saved["behaviour"]["doublePressReviewShortcuts"], true, "the override was not");
+}
+
+#[test]
+fn spec6_failed_save_reverts_the_toggle_and_shows_the_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let frame = dir.path().join("frame.txt");
+    let p = dir.path().join("p.json");
+    std::fs::write(&p, payload().to_string()).unwrap();
+    let s = dir.path().join("k");
+    std::fs::write(&s, "space\n?\ndown\nspace\n").unwrap();
+    let mut cmd = Command::new(BIN);
+    cmd.arg("ask").arg(&p).arg("--script").arg(&s).args(["--config", "/proc/ask-user/config.json"]);
+    cmd.arg("--frame-out").arg(&frame).args(["--size", "100x30"]);
+    let r = run(cmd, dir.path(), None);
+    assert_eq!(r.code, 4);
+    let text = std::fs::read_to_string(&frame).unwrap();
+    assert!(text.contains("[on]  Confirm dismiss when dirty"), "reverted:\n{text}");
+    assert!(text.contains("could not save settings to /proc/ask-user/config.json"), "{text}");
+    std::fs::write(&s, "space\n?\ndown\nspace\nesc\nesc\n").unwrap();
+    let mut cmd = Command::new(BIN);
+    cmd.arg("ask").arg(&p).arg("--script").arg(&s).args(["--config", "/proc/ask-user/config.json"]);
+    assert_eq!(run(cmd, dir.path(), None).code, 4, "the guard is still on: one Esc only warns");
+}
+
+#[test]
+fn settings_command_saves_toggles_and_exits_0_when_closed() {
+    let dir = tempfile::tempdir().unwrap();
+    let c = dir.path().join("config.json");
+    let s = dir.path().join("k");
+    std::fs::write(&s, "up\nenter\nesc\n").unwrap();
+    let mut cmd = Command::new(BIN);
+    cmd.arg("settings").arg("--script").arg(&s).arg("--config").arg(&c);
+    let r = run(cmd, dir.path(), None);
+    assert_eq!((r.code, r.stdout.as_str()), (0, ""));
+    let saved: Value = serde_json::from_str(&std::fs::read_to_string(&c).unwrap()).unwrap();
+    assert_eq!(saved["behaviour"]["showFooterHints"], false, "Up wraps to the last toggle");
+}
+
+#[test]
+fn spec6_unusable_config_is_backed_up_and_the_overlay_says_so() {
+    let dir = tempfile::tempdir().unwrap();
+    let c = dir.path().join("config.json");
+    std::fs::write(&c, "{ not json").unwrap();
+    let frame = dir.path().join("frame.txt");
+    let s = dir.path().join("k");
+    std::fs::write(&s, "down\n").unwrap();
+    let mut cmd = Command::new(BIN);
+    cmd.arg("settings").arg("--script").arg(&s).arg("--config").arg(&c).arg("--frame-out").arg(&frame);
+    cmd.args(["--size", "120x30"]);
+    run(cmd, dir.path(), None);
+    let text = std::fs::read_to_string(&frame).unwrap();
+    assert!(
+        text.contains("could not be used because it is not") && text.contains(".bak.json and defaults"),
+        "{text}"
+    );
+    let backups = std::fs::read_dir(dir.path())
+        .unwrap()
+        .filter(|e| e.as_ref().unwrap().file_name().to_string_lossy().ends_with(".bak.json"))
+        .count();
+    assert_eq!(backups, 1);
 }

@@ -53,6 +53,10 @@ impl Screen {
             let payload = AttrValue::Payload(PropPayload::Any(Box::new(Arc::clone(view))));
             let _ = self.app.attr(&id, Attribute::Content, payload);
         }
+        if view.settings_only {
+            self.app.view(&Id::Settings, frame, area);
+            return;
+        }
         let header_h = draw::header::height(view);
         let footer_h = (draw::footer::lines(view, area.width as usize).len() as u16).min(area.height / 3);
         let body_y = area.y + header_h + 1;

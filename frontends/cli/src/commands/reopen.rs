@@ -7,7 +7,7 @@ use ask_engine::{FlowState, Origin};
 use ask_schema::{Form, FormSource, validate};
 use ask_storage::{Store, pi_session};
 
-use crate::cli::{PiArgs, ReplayArgs, ResumeArgs};
+use crate::cli::{PiArgs, ReplayArgs, ResumeArgs, SettingsArgs};
 use crate::exit::Status;
 use crate::runtime::{Report, new_flow_id, run, start_flow};
 use crate::session::FlowSession;
@@ -92,4 +92,16 @@ pub fn run_replay(args: &ReplayArgs) -> anyhow::Result<Status> {
     let origin = Origin { source: FormSource::Tool, command: "replay".to_owned() };
     let mut session = start_flow(&store, new_flow_id(), form, origin, &args.flow)?;
     run(&mut session, &args.flow, Report::CommandText)
+}
+
+/// `ask-user settings`: a flow with no questions, the overlay alone.
+pub fn run_settings(args: &SettingsArgs) -> anyhow::Result<Status> {
+    if args.flow.no_ui || (args.flow.script.is_none() && !crate::terminal::available()) {
+        anyhow::bail!("the settings overlay needs a terminal (or --script)");
+    }
+    let store = Store::open(&crate::paths::store_path(&args.flow)?)?;
+    let origin = Origin { source: FormSource::Tool, command: "settings".to_owned() };
+    let form = Form { title: None, questions: Vec::new() };
+    let mut session = start_flow(&store, new_flow_id(), form, origin, &args.flow)?;
+    run(&mut session, &args.flow, Report::Silent)
 }

@@ -44,7 +44,12 @@ pub fn render(frame: &mut Frame, area: Rect, q: &QuestionView) {
 
 /// Only the preview lines on screen are wrapped, so a 100 000-line preview costs what its
 /// scroll position costs, not its length.
-fn preview_window(p: &ask_engine::project::view::PreviewView, width: usize, height: usize, scroll: usize) -> Lines {
+fn preview_window(
+    p: &ask_engine::project::view::PreviewView,
+    width: usize,
+    height: usize,
+    scroll: usize,
+) -> Lines {
     let mut all = Lines::default();
     if let Some(d) = &p.description {
         all.wrapped(d, 0, width, style::dim());

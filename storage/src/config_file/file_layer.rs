@@ -1,0 +1,123 @@
+//! The file layer: reading, validating, migrating and backing up the config file.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::time::{SystemTime, UNIX_EPOCH};
+
+use ask_engine::Toggle;
+use serde_json::{Map, Value};
+
+use super::{AnswerSettings, SCHEMA_VERSION};
+
+/// The file layer as JSON (an object). Problems are reported in `notices`.
+pub fn read(path: &Path, notices: &mut Vec<String>) -> Value {
+    let text = match fs::read(path) {
+        Ok(bytes) => bytes,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            if let Err(e) = super::save::write_defaults(path) {
+                notices.push(format!("Could not create {}: {e}", path.display()));
+            }
+            return Value::Object(Map::new());
+        }
+        Err(e) => {
+            notices.push(format!("Could not read {}: {e}; using default settings.", path.display()));
+            return Value::Object(Map::new());
+        }
+    };
+    match check(&text) {
+        Ok((value, version)) if version < SCHEMA_VERSION => migrate(path, value, version, notices),
+        Ok((value, _)) => value,
+        Err(why) => back_up(path, &why, notices),
+    }
+}
+
+/// The file's JSON and its version, or why it cannot be used.
+fn check(bytes: &[u8]) -> Result<(Value, u64), String> {
+    let value: Value = serde_json::from_slice(bytes).map_err(|e| format!("it is not valid JSON ({e})"))?;
+    let Some(obj) = value.as_object() else { return Err("it is not a JSON object".into()) };
+    let version = match obj.get("schemaVersion") {
+        None => SCHEMA_VERSION, // a hand-written partial file: read as current (D29)
+        Some(v) => v.as_u64().filter(|v| *v >= 1).ok_or("schemaVersion is not a positive integer")?,
+    };
+    if version > SCHEMA_VERSION {
+        return Err(format!("it was written by a newer ask-user (schemaVersion {version})"));
+    }
+    if let Some(b) = obj.get("behaviour") {
+        let b = b.as_object().ok_or("behaviour is not an object")?;
+        for toggle in Toggle::ALL {
+            if b.get(toggle.key()).is_some_and(|v| !v.is_boolean()) {
+                return Err(format!("behaviour.{} is not true or false", toggle.key()));
+            }
+        }
+    }
+    if let Some(a) = obj.get("answer") {
+        let answer: AnswerSettings = serde_json::from_value(a.clone())
+            .map_err(|e| format!("the answer section is ill-typed ({e})"))?;
+        if answer.extraction_retries > 3 {
+            return Err("answer.extractionRetries must be 0 to 3".into());
+        }
+    }
+    Ok((value, version))
+}
+
+/// Version 1 has the same sections as version 2: migrating raises the version and keeps every
+/// value. Later migrations go here, oldest first.
+fn migrate(path: &Path, mut value: Value, from: u64, notices: &mut Vec<String>) -> Value {
+    if let Some(obj) = value.as_object_mut() {
+        obj.insert("schemaVersion".into(), Value::from(SCHEMA_VERSION));
+    }
+    if let Err(e) = super::save::write_json(path, &value) {
+        notices.push(format!("Could not save the migrated {}: {e}", path.display()));
+    } else {
+        notices.push(format!("Migrated {} from schemaVersion {from} to {SCHEMA_VERSION}.", path.display()));
+    }
+    value
+}
+
+/// Moves an unusable file aside and writes defaults in its place.
+fn back_up(path: &Path, why: &str, notices: &mut Vec<String>) -> Value {
+    let backup = backup_path(path);
+    match fs::rename(path, &backup) {
+        Ok(()) => {
+            notices.push(format!(
+                "{} could not be used because {why}; it was moved to {} and defaults are in use.",
+                path.display(),
+                backup.display()
+            ));
+            let _ = super::save::write_defaults(path);
+        }
+        Err(e) => notices.push(format!(
+            "{} could not be used because {why}, and moving it aside failed ({e}); defaults are in use.",
+            path.display()
+        )),
+    }
+    Value::Object(Map::new())
+}
+
+/// `config.json` → `config.20261202-101500.bak.json` (a counter is added if that exists).
+pub fn backup_path(path: &Path) -> PathBuf {
+    let secs = SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| d.as_secs());
+    let (days, rem) = (secs / 86_400, secs % 86_400);
+    let stamp = format!("{}-{:02}{:02}{:02}", civil(days), rem / 3600, rem % 3600 / 60, rem % 60);
+    let stem = path.file_stem().map_or_else(|| "config".into(), |s| s.to_string_lossy().into_owned());
+    let mut candidate = path.with_file_name(format!("{stem}.{stamp}.bak.json"));
+    let mut n = 1;
+    while candidate.exists() {
+        candidate = path.with_file_name(format!("{stem}.{stamp}-{n}.bak.json"));
+        n += 1;
+    }
+    candidate
+}
+
+/// `YYYYMMDD` for days since the Unix epoch.
+fn civil(days: u64) -> String {
+    let z = days as i64 + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = doy - (153 * mp + 2) / 5 + 1;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 };
+    format!("{:04}{m:02}{d:02}", yoe + era * 400 + i64::from(m <= 2))
+}

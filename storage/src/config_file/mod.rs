@@ -1,0 +1,111 @@
+//! The config file (SPEC §6): one JSON file plus `ASK_USER__SECTION__KEY` environment
+//! overrides, layered with the `config` crate.
+//!
+//! Loading never fails: a missing file is written with defaults; a file that cannot be used
+//! (not JSON, ill-typed, from a future version) is renamed to a timestamped `.bak.json` and
+//! defaults are used; an older version is migrated forward keeping every value; unusable keymaps
+//! fall back to defaults while behaviour still loads. Every such event becomes a notice the
+//! settings overlay shows. Saving writes only the file layer, atomically.
+
+mod file_layer;
+mod overrides;
+mod save;
+
+use std::path::{Path, PathBuf};
+
+use ask_engine::{Settings, Toggle, keymaps_from_ids};
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+pub use save::{ConfigError, save_toggle};
+
+/// The config version this build writes.
+pub const SCHEMA_VERSION: u64 = 2;
+
+/// The `answer` section: how `/answer` runs its extractor.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", default, deny_unknown_fields)]
+pub struct AnswerSettings {
+    /// The extractor command as an argv array; empty means none is configured.
+    pub extraction_command: Vec<String>,
+    /// Milliseconds one extraction attempt may take.
+    pub extraction_timeout_ms: u64,
+    /// Extra attempts after unusable output, 0–3.
+    pub extraction_retries: u8,
+}
+
+impl Default for AnswerSettings {
+    fn default() -> Self {
+        AnswerSettings {
+            extraction_command: Vec::new(),
+            extraction_timeout_ms: 30_000,
+            extraction_retries: 1,
+        }
+    }
+}
+
+/// Settings read from the config file and the environment, with what went wrong on the way.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LoadedConfig {
+    /// Behaviour and keymaps in force.
+    pub settings: Settings,
+    /// The `answer` section in force.
+    pub answer: AnswerSettings,
+    /// Problems found, one line each.
+    pub notices: Vec<String>,
+    /// The file the settings came from.
+    pub path: Option<PathBuf>,
+}
+
+/// Reads settings from `path` and the process environment.
+pub fn load_settings(path: Option<&Path>) -> LoadedConfig {
+    load_settings_with_env(path, None)
+}
+
+/// Reads settings from `path` and `env` (`None`: the process environment). Tests pass a map.
+pub fn load_settings_with_env(
+    path: Option<&Path>,
+    env: Option<std::collections::HashMap<String, String>>,
+) -> LoadedConfig {
+    let mut loaded = LoadedConfig {
+        settings: Settings::default(),
+        answer: AnswerSettings::default(),
+        notices: Vec::new(),
+        path: path.map(Path::to_path_buf),
+    };
+    let file = match path {
+        Some(p) => file_layer::read(p, &mut loaded.notices),
+        None => Value::Object(Default::default()),
+    };
+    let effective = overrides::apply_env(&file, env, &mut loaded.notices);
+    apply(&effective, &mut loaded);
+    loaded
+}
+
+/// Takes behaviour, answer and keymaps from a validated, layered config value.
+fn apply(config: &Value, loaded: &mut LoadedConfig) {
+    if let Some(b) = config.get("behaviour").and_then(Value::as_object) {
+        for toggle in Toggle::ALL {
+            if let Some(on) = b.get(toggle.key()).and_then(Value::as_bool) {
+                loaded.settings.behaviour.set(toggle, on);
+            }
+        }
+    }
+    if let Some(a) = config.get("answer")
+        && let Ok(answer) = serde_json::from_value::<AnswerSettings>(a.clone())
+    {
+        loaded.answer = answer;
+    }
+    if let Some(keymaps) = config.get("keymaps") {
+        match keymaps_from_ids(keymaps) {
+            Ok(k) => loaded.settings.keymaps = k,
+            Err(errors) => {
+                let why: Vec<String> = errors.iter().map(ToString::to_string).collect();
+                loaded.notices.push(format!("Keymaps not used, defaults in force: {}.", why.join("; ")));
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,83 @@
+//! Writing the config file: only the file layer, atomically (temp file + rename), pretty JSON
+//! with a trailing newline, unknown fields and the user's keymaps kept as written (D29).
+
+use std::fs;
+use std::io::Write;
+use std::path::Path;
+
+use ask_engine::{Behaviour, Toggle};
+use serde_json::{Map, Value, json};
+
+use super::{AnswerSettings, SCHEMA_VERSION};
+
+/// Why the config could not be saved.
+#[derive(Debug, thiserror::Error)]
+pub enum ConfigError {
+    /// Writing the file or its temporary sibling failed.
+    #[error("could not save settings to {path}: {source}")]
+    Write { path: String, source: std::io::Error },
+}
+
+/// Sets one toggle in the file and saves it. Only the file layer is read and written, so an
+/// environment override in force never leaks into the file.
+pub fn save_toggle(path: &Path, toggle: Toggle, on: bool) -> Result<(), ConfigError> {
+    let mut obj = fs::read(path)
+        .ok()
+        .and_then(|b| serde_json::from_slice::<Value>(&b).ok())
+        .and_then(|v| v.as_object().cloned())
+        .unwrap_or_default();
+    let mut behaviour = Behaviour::default();
+    if let Some(b) = obj.get("behaviour").and_then(Value::as_object) {
+        for t in Toggle::ALL {
+            if let Some(v) = b.get(t.key()).and_then(Value::as_bool) {
+                behaviour.set(t, v);
+            }
+        }
+    }
+    behaviour.set(toggle, on);
+    complete(&mut obj, &behaviour);
+    write_json(path, &Value::Object(obj))
+        .map_err(|source| ConfigError::Write { path: path.display().to_string(), source })
+}
+
+/// `schemaVersion`, `answer` and `behaviour` in full; everything else kept.
+fn complete(obj: &mut Map<String, Value>, behaviour: &Behaviour) {
+    obj.insert("schemaVersion".into(), json!(SCHEMA_VERSION));
+    let defaults = serde_json::to_value(AnswerSettings::default()).unwrap_or_default();
+    let mut answer = obj.get("answer").and_then(Value::as_object).cloned().unwrap_or_default();
+    for (k, v) in defaults.as_object().into_iter().flatten() {
+        answer.entry(k.clone()).or_insert_with(|| v.clone());
+    }
+    obj.insert("answer".into(), Value::Object(answer));
+    let b: Map<String, Value> =
+        Toggle::ALL.iter().map(|t| (t.key().to_owned(), Value::Bool(behaviour.get(*t)))).collect();
+    obj.insert("behaviour".into(), Value::Object(b));
+}
+
+/// Writes a fresh file with every default, keymaps included.
+pub fn write_defaults(path: &Path) -> std::io::Result<()> {
+    let mut obj = Map::new();
+    complete(&mut obj, &Behaviour::default());
+    let keymaps: Map<String, Value> = ask_engine::Action::ALL
+        .iter()
+        .map(|a| (a.key().to_owned(), Value::String(ask_engine::Keymaps::default().get(*a).to_string())))
+        .collect();
+    obj.insert("keymaps".into(), Value::Object(keymaps));
+    write_json(path, &Value::Object(obj))
+}
+
+/// Pretty JSON with a trailing newline, via a temporary file in the same directory and a rename.
+pub fn write_json(path: &Path, value: &Value) -> std::io::Result<()> {
+    let mut text = serde_json::to_string_pretty(value).unwrap_or_default();
+    text.push('\n');
+    let dir = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
+    fs::create_dir_all(dir)?;
+    let mut tmp = tempfile::NamedTempFile::new_in(dir)?;
+    tmp.write_all(text.as_bytes())?;
+    tmp.as_file().sync_all()?;
+    tmp.persist(path).map_err(|e| e.error)?;
+    if let Ok(d) = fs::File::open(dir) {
+        let _ = d.sync_all();
+    }
+    Ok(())
+}
