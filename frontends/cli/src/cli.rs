@@ -18,6 +18,8 @@ pub enum Command {
     Ask(AskArgs),
     /// /ask:replay: reopen the newest stored tool form of the session (or pi branch).
     Replay(ReplayArgs),
+    /// /answer: extract questions from the latest assistant message and open them as a form.
+    Answer(AnswerArgs),
     /// /ask-settings: the settings overlay alone; toggles are saved at once.
     Settings(SettingsArgs),
     /// Reopen an interrupted flow exactly where it stopped (default: the newest unfinished).
@@ -107,6 +109,23 @@ pub struct PiArgs {
 
 #[derive(Debug, Args)]
 pub struct ReplayArgs {
+    #[command(flatten)]
+    pub pi: PiArgs,
+    #[command(flatten)]
+    pub flow: FlowArgs,
+}
+
+#[derive(Debug, Args)]
+pub struct AnswerArgs {
+    /// The assistant message to extract from (`-` for stdin); else the pi session's branch.
+    #[arg(long, value_name = "FILE", conflicts_with = "again")]
+    pub text: Option<PathBuf>,
+    /// The extractor, run with `sh -c` (default: answer.extractionCommand from the config).
+    #[arg(long, value_name = "CMD")]
+    pub extractor: Option<String>,
+    /// /answer:again: reopen the newest extracted form instead of extracting.
+    #[arg(long)]
+    pub again: bool,
     #[command(flatten)]
     pub pi: PiArgs,
     #[command(flatten)]

@@ -5,6 +5,7 @@ mod cli;
 mod clock;
 mod commands;
 mod exit;
+mod extractor;
 mod headless;
 mod input;
 mod logging;
@@ -34,6 +35,7 @@ fn main() -> ExitCode {
         Command::Replay(args) => commands::reopen::run_replay(args),
         Command::Resume(args) => commands::reopen::run_resume(args),
         Command::Settings(args) => commands::reopen::run_settings(args),
+        Command::Answer(args) => commands::answer::run_answer(args),
         Command::Log { command } => commands::log::run_log(command),
         Command::Schema { kind } => commands::info::schema(*kind),
         Command::Transcript { kind, file } => commands::info::transcript(*kind, file),

@@ -1,5 +1,6 @@
 //! One module per command family.
 
+pub mod answer;
 pub mod ask;
 pub mod info;
 pub mod log;

@@ -1,0 +1,114 @@
+//! `ask-user answer`: /answer and /answer:again.
+
+use anyhow::{Context, bail};
+use ask_engine::Origin;
+use ask_schema::{FormSource, validate};
+use ask_storage::{PayloadEntry, Store, pi_session};
+
+use crate::cli::AnswerArgs;
+use crate::exit::Status;
+use crate::extractor::{ExtractorCommand, extract};
+use crate::runtime::{Report, new_flow_id, now_ms, run, start_flow};
+
+pub fn run_answer(args: &AnswerArgs) -> anyhow::Result<Status> {
+    let store = Store::open(&crate::paths::store_path(&args.flow)?)?;
+    let raw = if args.again {
+        match newest_extracted(args, &store)? {
+            Some(raw) => raw,
+            None => {
+                eprintln!("ask-user: no /answer form found to reopen");
+                return Ok(Status::NoForm);
+            }
+        }
+    } else {
+        let Some(message) = assistant_text(args)? else { return Ok(Status::NoForm) };
+        let config = ask_storage::load_settings(crate::paths::config_path(&args.flow).as_deref());
+        let command = match &args.extractor {
+            Some(line) => ExtractorCommand::Shell(line.clone()),
+            None if !config.answer.extraction_command.is_empty() => {
+                ExtractorCommand::Argv(config.answer.extraction_command.clone())
+            }
+            None => bail!(
+                "no extractor configured: set answer.extractionCommand in the config file or pass --extractor"
+            ),
+        };
+        let timeout = std::time::Duration::from_millis(config.answer.extraction_timeout_ms);
+        extract(&command, &message, timeout, config.answer.extraction_retries)?
+    };
+    if raw["questions"].as_array().is_some_and(Vec::is_empty) {
+        eprintln!("ask-user: no questions found in the assistant message");
+        return Ok(Status::NoForm);
+    }
+    let form = match validate(&raw, FormSource::AnswerExtraction) {
+        Ok(form) => form,
+        Err(issues) => {
+            eprintln!("{}", ask_engine::project::text::invalid_text(&issues));
+            return Ok(Status::Invalid);
+        }
+    };
+    let id = new_flow_id();
+    if !args.again {
+        let entry = PayloadEntry {
+            version: 1,
+            timestamp: now_ms(),
+            params: raw,
+            source: FormSource::AnswerExtraction,
+            flow_id: Some(id.clone()),
+        };
+        store.save_payload(&args.flow.session, &entry)?;
+    }
+    if args.flow.no_ui || (args.flow.script.is_none() && !crate::terminal::available()) {
+        crate::runtime::print_result(&ask_engine::fallback_result(&form))?;
+        return Ok(Status::NoTerminal);
+    }
+    let origin = Origin { source: FormSource::AnswerExtraction, command: "answer".to_owned() };
+    let mut session = start_flow(&store, id, form, origin, &args.flow)?;
+    run(&mut session, &args.flow, Report::CommandText)
+}
+
+/// The message to extract from: `--text`, or the newest assistant message on the pi branch,
+/// which must have finished with `stop`. `None` after telling the user why there is none.
+fn assistant_text(args: &AnswerArgs) -> anyhow::Result<Option<String>> {
+    if let Some(path) = &args.text {
+        return Ok(Some(
+            crate::input::read_text(path).with_context(|| format!("cannot read {}", path.display()))?,
+        ));
+    }
+    let Some(file) = &args.pi.pi_session else {
+        bail!("give the assistant message with --text FILE or --pi-session FILE");
+    };
+    let text = crate::input::read_text(file)
+        .with_context(|| format!("cannot read pi session {}", file.display()))?;
+    let entries = pi_session::entries(&text);
+    let branch = pi_session::branch(&entries, args.pi.leaf.as_deref())?;
+    let Some(message) = pi_session::latest_assistant(&branch) else {
+        eprintln!("ask-user: no assistant message with text on this branch");
+        return Ok(None);
+    };
+    if message.stop_reason.as_deref() != Some("stop") {
+        let why = message.stop_reason.as_deref().unwrap_or("none");
+        eprintln!(
+            "ask-user: the latest assistant message did not finish (stopReason: {why}); extraction refused"
+        );
+        return Ok(None);
+    }
+    Ok(Some(message.text))
+}
+
+/// The newest `/answer` form of the session, or of the pi branch with `--pi-session`.
+fn newest_extracted(args: &AnswerArgs, store: &Store) -> anyhow::Result<Option<serde_json::Value>> {
+    if let Some(file) = &args.pi.pi_session {
+        let text = crate::input::read_text(file)
+            .with_context(|| format!("cannot read pi session {}", file.display()))?;
+        let entries = pi_session::entries(&text);
+        let branch = pi_session::branch(&entries, args.pi.leaf.as_deref())?;
+        let forms = pi_session::stored_forms(&branch);
+        return Ok(forms
+            .into_iter()
+            .rev()
+            .find(|f| f.source == FormSource::AnswerExtraction)
+            .map(|f| f.params));
+    }
+    let payloads = store.payloads(&args.flow.session)?;
+    Ok(payloads.into_iter().rev().find(|p| p.source == FormSource::AnswerExtraction).map(|p| p.params))
+}

@@ -1,0 +1,151 @@
+//! Running the `/answer` extractor: a command that turns an assistant message into a form.
+//!
+//! Protocol (version 1). The extractor gets one JSON object on stdin and must print the form as
+//! raw JSON on stdout, nothing else:
+//!
+//! ```json
+//! {"protocol": "ask-user-extract/1", "attempt": 1, "instructions": "…", "message": "…"}
+//! ```
+//!
+//! On a retry the object also holds `"previousOutput"` (what it printed last time) and `"error"`
+//! (why that could not be used). `ASK_USER_EXTRACT_ATTEMPT` carries the attempt number too.
+//! Each attempt must finish within `answer.extractionTimeoutMs`; a non-zero exit, a timeout,
+//! output that is not JSON, or JSON without a `questions` array is retried up to
+//! `answer.extractionRetries` times.
+
+use std::io::{Read, Write};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use serde_json::{Value, json};
+
+/// What the extractor is told to do.
+pub const INSTRUCTIONS: &str = "Turn the questions the assistant message asks the user into an ask_user form. \
+Reply with raw JSON only — no code fences, no prose — shaped {\"title\"?: string, \"questions\": [...]}. \
+Each question is {\"id\", \"label\", \"prompt\", \"type\": \"single\"|\"multi\", \"options\": [{\"value\", \"label\", \"description\"?}]}. \
+Use short, stable snake_case ids. Keep the questions in the order the message asks them. \
+Offer as options only the choices the message itself gives; when a question offers no choices, give it exactly one option: \
+{\"value\": \"freeform\", \"label\": \"Type answer\", \"freeform\": true}. \
+If the message asks the user nothing, reply {\"questions\": []}.";
+
+/// How to start the extractor.
+pub enum ExtractorCommand {
+    /// A shell command line (`--extractor`).
+    Shell(String),
+    /// An argv array (`answer.extractionCommand`).
+    Argv(Vec<String>),
+}
+
+/// Why extraction gave no form.
+#[derive(Debug, thiserror::Error)]
+pub enum ExtractError {
+    /// Every attempt failed; the last reason is given.
+    #[error("the extractor gave no usable form after {attempts} attempt(s): {last}")]
+    Exhausted { attempts: u32, last: String },
+    /// The extractor could not be started at all.
+    #[error("cannot run the extractor: {0}")]
+    Spawn(std::io::Error),
+}
+
+/// Runs the extractor until it prints a JSON object with a `questions` array.
+pub fn extract(
+    cmd: &ExtractorCommand,
+    message: &str,
+    timeout: Duration,
+    retries: u8,
+) -> Result<Value, ExtractError> {
+    let attempts = u32::from(retries.min(3)) + 1;
+    let mut feedback: Option<(String, String)> = None;
+    for attempt in 1..=attempts {
+        let mut input = json!({"protocol": "ask-user-extract/1", "attempt": attempt, "instructions": INSTRUCTIONS, "message": message});
+        if let Some((previous, error)) = &feedback {
+            input["previousOutput"] = json!(previous);
+            input["error"] = json!(error);
+        }
+        let (output, problem) = match run_once(cmd, &input.to_string(), attempt, timeout)? {
+            Ok(out) => match usable(&out) {
+                Ok(form) => return Ok(form),
+                Err(why) => (out, why),
+            },
+            Err(why) => (String::new(), why),
+        };
+        tracing::info!(attempt, problem = %problem, "extractor attempt failed");
+        feedback = Some((output, problem));
+    }
+    let last = feedback.map(|(_, why)| why).unwrap_or_default();
+    Err(ExtractError::Exhausted { attempts, last })
+}
+
+/// A JSON object with a `questions` array, or why not.
+fn usable(out: &str) -> Result<Value, String> {
+    let value: Value =
+        serde_json::from_str(out.trim()).map_err(|e| format!("the output is not raw JSON ({e})"))?;
+    if value.get("questions").is_some_and(Value::is_array) {
+        Ok(value)
+    } else {
+        Err("the output has no \"questions\" array".to_owned())
+    }
+}
+
+/// One attempt: `Ok(Ok(stdout))`, `Ok(Err(why))` for a failed attempt, `Err` if it cannot start.
+fn run_once(
+    cmd: &ExtractorCommand,
+    input: &str,
+    attempt: u32,
+    timeout: Duration,
+) -> Result<Result<String, String>, ExtractError> {
+    let mut command = match cmd {
+        ExtractorCommand::Shell(line) => {
+            let mut c = Command::new("sh");
+            c.args(["-c", line]);
+            c
+        }
+        ExtractorCommand::Argv(argv) => {
+            let mut c = Command::new(argv.first().map_or("", String::as_str));
+            c.args(argv.iter().skip(1));
+            c
+        }
+    };
+    command.env("ASK_USER_EXTRACT_ATTEMPT", attempt.to_string());
+    // Its own process group, so a timeout also stops whatever the extractor started.
+    std::os::unix::process::CommandExt::process_group(&mut command, 0);
+    command.stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::null());
+    let mut child = command.spawn().map_err(ExtractError::Spawn)?;
+    let mut stdin = child.stdin.take();
+    let input = input.to_owned();
+    let writer = std::thread::spawn(move || {
+        if let Some(s) = stdin.as_mut() {
+            let _ = s.write_all(input.as_bytes());
+        }
+    });
+    let mut stdout = child.stdout.take();
+    let reader = std::thread::spawn(move || {
+        let mut out = String::new();
+        if let Some(s) = stdout.as_mut() {
+            let _ = s.read_to_string(&mut out);
+        }
+        out
+    });
+    let start = Instant::now();
+    let status = loop {
+        match child.try_wait() {
+            Ok(Some(status)) => break status,
+            Ok(None) if start.elapsed() >= timeout => {
+                let group = format!("-{}", child.id());
+                let _ = Command::new("kill").args(["-KILL", "--", &group]).stderr(Stdio::null()).status();
+                let _ = child.kill();
+                let _ = child.wait();
+                let _ = writer.join();
+                return Ok(Err(format!("it took longer than {} ms", timeout.as_millis())));
+            }
+            Ok(None) => std::thread::sleep(Duration::from_millis(5)),
+            Err(e) => return Ok(Err(format!("waiting for it failed ({e})"))),
+        }
+    };
+    let _ = writer.join();
+    let out = reader.join().unwrap_or_default();
+    if !status.success() {
+        return Ok(Err(format!("it exited with {status}")));
+    }
+    Ok(Ok(out))
+}

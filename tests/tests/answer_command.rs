@@ -1,0 +1,247 @@
+//! `ask-user answer` (/answer, /answer:again) with fixture extractors and pi sessions.
+#![allow(clippy::unwrap_used, clippy::expect_used)] // tests fail loudly by design
+
+mod common;
+
+use common::Sandbox;
+use rstest::rstest;
+
+fn extractor(name: &str) -> String {
+    format!("sh {}/fixtures/extractors/{name}", env!("CARGO_MANIFEST_DIR"))
+}
+
+fn s(path: &std::path::Path) -> &str {
+    path.to_str().unwrap()
+}
+
+const MESSAGE: &str = "Done. Two follow-ups:\n1. Should the CI run on Linux only, or Linux + macOS?\n2. What package name do you want?";
+
+#[test]
+fn a_free_form_question_typed_and_submitted_prints_the_answer_text() {
+    let sb = Sandbox::new();
+    let text = sb.file("msg.txt", MESSAGE);
+    let keys = sb.file("k", "2\ntype \"ask-user\"\nenter\n1\n1\n");
+    let r =
+        sb.run(&["answer", "--text", s(&text), "--extractor", &extractor("valid.sh"), "--script", s(&keys)]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert_eq!(r.stdout, "CI: Linux + macOS\nPackage: ask-user\n");
+}
+
+#[test]
+fn the_free_form_question_is_drawn_as_type_your_answer() {
+    let sb = Sandbox::new();
+    let text = sb.file("msg.txt", MESSAGE);
+    let frame = sb.path("frame.txt");
+    let keys = sb.file("k", "2\n");
+    sb.run(&[
+        "answer",
+        "--text",
+        s(&text),
+        "--extractor",
+        &extractor("valid.sh"),
+        "--script",
+        s(&keys),
+        "--frame-out",
+        s(&frame),
+    ]);
+    let f = std::fs::read_to_string(&frame).unwrap();
+    assert!(f.contains("Type your answer:") && !f.contains("❯"), "{f}");
+}
+
+#[test]
+fn chatty_output_is_retried_with_the_error_and_previous_output_fed_back() {
+    let sb = Sandbox::new();
+    sb.file("config.json", r#"{"answer":{"extractionRetries":1}}"#);
+    let text = sb.file("msg.txt", MESSAGE);
+    let keys = sb.file("k", "type \"x\"\nenter\n1\n1\n");
+    let r = sb.run(&[
+        "answer",
+        "--text",
+        s(&text),
+        "--extractor",
+        &extractor("chatty_then_valid.sh"),
+        "--script",
+        s(&keys),
+    ]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert_eq!(r.stdout, "Q1: x\n");
+}
+
+#[rstest]
+#[case::no_retries(0)]
+#[case::three_retries(3)]
+fn always_invalid_output_gives_a_clear_message_after_the_last_attempt(#[case] retries: u8) {
+    let sb = Sandbox::new();
+    sb.file("config.json", &format!(r#"{{"answer":{{"extractionRetries":{retries}}}}}"#));
+    let text = sb.file("msg.txt", MESSAGE);
+    let r = sb.run(&[
+        "answer",
+        "--text",
+        s(&text),
+        "--extractor",
+        &extractor("always_invalid.sh"),
+        "--script",
+        s(&sb.file("k", "")),
+    ]);
+    assert_eq!((r.code, r.stdout.as_str()), (5, ""));
+    let expected = format!("after {} attempt(s): the output is not raw JSON", retries + 1);
+    assert!(r.stderr.contains(&expected), "{}", r.stderr);
+}
+
+#[test]
+fn a_slow_extractor_is_stopped_at_the_timeout() {
+    let sb = Sandbox::new();
+    sb.file("config.json", r#"{"answer":{"extractionTimeoutMs":300,"extractionRetries":0}}"#);
+    let text = sb.file("msg.txt", MESSAGE);
+    let start = std::time::Instant::now();
+    let r = sb.run(&[
+        "answer",
+        "--text",
+        s(&text),
+        "--extractor",
+        &extractor("slow.sh"),
+        "--script",
+        s(&sb.file("k", "")),
+    ]);
+    assert!(start.elapsed() < std::time::Duration::from_secs(3), "did not wait for the slow extractor");
+    assert_eq!(r.code, 5);
+    assert!(r.stderr.contains("it took longer than 300 ms"), "{}", r.stderr);
+}
+
+#[test]
+fn no_questions_means_no_ui_and_nothing_stored() {
+    let sb = Sandbox::new();
+    let text = sb.file("msg.txt", "All done, nothing to ask.");
+    let r = sb.run(&[
+        "answer",
+        "--text",
+        s(&text),
+        "--extractor",
+        &extractor("no_questions.sh"),
+        "--script",
+        s(&sb.file("k", "1\n")),
+    ]);
+    assert_eq!((r.code, r.stdout.as_str()), (5, ""));
+    assert_eq!(r.stderr, "ask-user: no questions found in the assistant message\n");
+    let store = ask_storage::Store::open(&sb.store()).unwrap();
+    assert!(store.payloads("default").unwrap().is_empty());
+    assert!(store.flows().unwrap().is_empty());
+}
+
+#[test]
+fn an_invalid_extracted_form_is_reported_as_invalid_payload_without_ui() {
+    let sb = Sandbox::new();
+    let text = sb.file("msg.txt", MESSAGE);
+    let r = sb.run(&[
+        "answer",
+        "--text",
+        s(&text),
+        "--extractor",
+        &extractor("invalid_form.sh"),
+        "--script",
+        s(&sb.file("k", "1\n")),
+    ]);
+    assert_eq!((r.code, r.stdout.as_str()), (2, ""));
+    assert!(
+        r.stderr.starts_with("Invalid ask_user payload:\n- questions[0].options[1].freeform: "),
+        "{}",
+        r.stderr
+    );
+}
+
+#[test]
+fn the_extractor_protocol_carries_instructions_and_the_message() {
+    let sb = Sandbox::new();
+    let text = sb.file("msg.txt", MESSAGE);
+    let copy = sb.path("input.json");
+    let mut cmd =
+        sb.cmd(&["answer", "--text", s(&text), "--extractor", &extractor("echo_input.sh"), "--no-ui"]);
+    cmd.env("ASK_TEST_INPUT_COPY", &copy);
+    assert_eq!(cmd.output().unwrap().status.code(), Some(3));
+    let input: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&copy).unwrap()).unwrap();
+    assert_eq!(input["protocol"], "ask-user-extract/1");
+    assert_eq!(input["attempt"], 1);
+    assert_eq!(input["message"], MESSAGE);
+    let instructions = input["instructions"].as_str().unwrap();
+    for rule in ["raw JSON only", "snake_case", "order", "\"freeform\": true", "{\"questions\": []}"] {
+        assert!(instructions.contains(rule), "instructions mention {rule}");
+    }
+}
+
+#[test]
+fn an_extractor_from_the_config_file_is_used() {
+    let sb = Sandbox::new();
+    let script = format!("{}/fixtures/extractors/valid.sh", env!("CARGO_MANIFEST_DIR"));
+    sb.file("config.json", &serde_json::json!({"answer": {"extractionCommand": ["sh", script]}}).to_string());
+    let r = sb.run(&["answer", "--text", s(&sb.file("m", MESSAGE)), "--no-ui"]);
+    assert_eq!(r.code, 3, "{}", r.stderr);
+    assert!(r.stdout.contains("What package name do you want?"));
+}
+
+#[test]
+fn without_any_extractor_the_message_says_how_to_set_one() {
+    let sb = Sandbox::new();
+    let r = sb.run(&["answer", "--text", s(&sb.file("m", MESSAGE)), "--no-ui"]);
+    assert_eq!(r.code, 5);
+    assert!(r.stderr.contains("answer.extractionCommand"), "{}", r.stderr);
+}
+
+#[test]
+fn answer_again_reopens_the_newest_extracted_form() {
+    let sb = Sandbox::new();
+    let text = sb.file("msg.txt", MESSAGE);
+    let cancel = sb.file("esc", "esc\n");
+    let r = sb.run(&[
+        "answer",
+        "--text",
+        s(&text),
+        "--extractor",
+        &extractor("valid.sh"),
+        "--script",
+        s(&cancel),
+    ]);
+    assert_eq!((r.code, r.stdout.as_str()), (1, ""), "cancelled command flows print nothing");
+    assert!(r.stderr.contains("cancelled"));
+    let keys = sb.file("k", "1\ntype \"pkg\"\nenter\n1\n1\n");
+    let again = sb.run(&["answer", "--again", "--script", s(&keys)]);
+    assert_eq!(again.stdout, "CI: Linux only\nPackage: pkg\n", "{}", again.stderr);
+    let store = ask_storage::Store::open(&sb.store()).unwrap();
+    assert_eq!(store.payloads("default").unwrap().len(), 1, "reopening stores nothing new");
+}
+
+fn pi_fixture() -> String {
+    std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../storage/tests/fixtures/pi-session-two-branches.jsonl"
+    ))
+    .unwrap()
+}
+
+#[test]
+fn answer_again_on_a_pi_branch_uses_the_stored_extraction() {
+    let sb = Sandbox::new();
+    let pi = sb.file("session.jsonl", &pi_fixture());
+    let keys = sb.file("k", "2\ntype \"demo\"\nenter\n1\n1\n");
+    let r = sb.run(&["answer", "--again", "--pi-session", s(&pi), "--script", s(&keys)]);
+    assert_eq!(r.stdout, "CI platforms: Linux + macOS\nPackage name: demo\n", "{}", r.stderr);
+    let a_branch = sb.run(&["answer", "--again", "--pi-session", s(&pi), "--leaf", "44ce8db4", "--no-ui"]);
+    assert_eq!(a_branch.code, 5, "branch A has no /answer form");
+}
+
+#[rstest]
+#[case::default_branch_stop(None, 0, "")]
+#[case::tool_use_message_refused(Some("0b03f325"), 5, "did not finish (stopReason: toolUse)")]
+#[case::no_assistant_text(Some("0a685d49"), 5, "no assistant message with text")]
+fn pi_session_source(#[case] leaf: Option<&str>, #[case] code: i32, #[case] stderr: &str) {
+    let sb = Sandbox::new();
+    let pi = sb.file("session.jsonl", &pi_fixture());
+    let keys = sb.file("k", "1\ntype \"x\"\nenter\n1\n1\n");
+    let ex = extractor("valid.sh");
+    let mut args = vec!["answer", "--pi-session", s(&pi), "--extractor", &ex, "--script", s(&keys)];
+    if let Some(leaf) = leaf {
+        args.extend(["--leaf", leaf]);
+    }
+    let r = sb.run(&args);
+    assert_eq!(r.code, code, "{}", r.stderr);
+    assert!(r.stderr.contains(stderr), "{}", r.stderr);
+}
