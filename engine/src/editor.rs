@@ -46,6 +46,21 @@ impl TextBuffer {
         self.cursor += s.len();
     }
 
+    /// Replaces the `len` bytes before the cursor with `text` (the cursor ends after it).
+    pub fn replace_before_cursor(&mut self, len: usize, text: &str) {
+        let start = self.cursor.saturating_sub(len);
+        if self.text.is_char_boundary(start) {
+            self.text.replace_range(start..self.cursor, text);
+            self.cursor = start + text.len();
+        }
+    }
+
+    /// The word before the cursor (back to the last whitespace).
+    pub fn word_before_cursor(&self) -> &str {
+        let before = &self.text[..self.cursor];
+        before.rsplit(char::is_whitespace).next().unwrap_or("")
+    }
+
     /// Inserts one character at the cursor.
     pub fn insert_char(&mut self, c: char) {
         self.text.insert(self.cursor, c);

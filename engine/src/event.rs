@@ -67,6 +67,9 @@ pub enum Event {
     SettingsChanged { settings: Settings },
     /// Saving a toggle from the overlay failed: these settings are back in force.
     SettingsSaveFailed { settings: Settings, message: String },
+    /// Paths offered for an `@` reference being typed (read from the file system by the host,
+    /// so replay never reads it).
+    CompletionsOffered { query: String, items: Vec<String> },
 }
 
 impl Event {

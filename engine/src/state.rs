@@ -77,6 +77,17 @@ pub struct Editor {
     pub buffer: TextBuffer,
 }
 
+/// An `@` file reference being typed in an editor, and the paths offered for it.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Completion {
+    /// What follows the `@` up to the cursor.
+    pub query: String,
+    /// Paths offered for exactly this query (empty until the host offers some).
+    pub items: Vec<String>,
+    /// The highlighted item.
+    pub selected: usize,
+}
+
 /// The settings overlay, with the focused toggle.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct Overlay {
@@ -210,6 +221,7 @@ pub struct FlowState {
     pub(crate) cursor: usize,
     pub(crate) preview_scroll: usize,
     pub(crate) editor: Option<Editor>,
+    pub(crate) completion: Option<Completion>,
     pub(crate) review_cursor: ReviewAction,
     pub(crate) armed: Option<ReviewAction>,
     pub(crate) warning: Option<ExitAction>,
@@ -255,6 +267,10 @@ impl FlowState {
     /// The open editor, if any.
     pub fn editor(&self) -> Option<&Editor> {
         self.editor.as_ref()
+    }
+    /// The `@` reference being completed in the open editor.
+    pub fn completion(&self) -> Option<&Completion> {
+        self.completion.as_ref()
     }
     /// The highlighted review action.
     pub fn review_cursor(&self) -> ReviewAction {

@@ -337,3 +337,65 @@ fn contract_settings_command_is_the_overlay_alone_and_closing_ends_it() {
     let fx = s.apply(&ask_engine::Event::key(ask_engine::KeyPress::parse("esc").unwrap()));
     assert!(fx.completed.is_some());
 }
+
+mod file_references {
+    use super::*;
+    use ask_engine::{Event, KeyPress};
+
+    fn key(state: &mut ask_engine::FlowState, id: &str) -> ask_engine::Effects {
+        state.apply(&Event::key(KeyPress::parse(id).unwrap()))
+    }
+
+    fn typed(state: &mut ask_engine::FlowState, text: &str) -> Vec<String> {
+        text.chars().filter_map(|c| state.apply(&Event::key(KeyPress::from_char(c))).complete_query).collect()
+    }
+
+    fn offer(state: &mut ask_engine::FlowState, query: &str) {
+        let items = vec!["src/main.rs".to_owned(), "src/lib.rs".to_owned()];
+        state.apply(&Event::CompletionsOffered { query: query.into(), items });
+    }
+
+    #[test]
+    fn contract_at_in_an_editor_asks_for_paths_as_the_query_grows() {
+        let mut s = go("4", Settings::default());
+        assert_eq!(typed(&mut s, "see @sr"), ["", "s", "sr"]);
+        assert_eq!(typed(&mut s, " "), Vec::<String>::new(), "a space ends the reference");
+        assert!(s.completion().is_none());
+    }
+
+    #[test]
+    fn offered_paths_are_chosen_with_arrows_and_inserted_with_tab() {
+        let mut s = go("4", Settings::default());
+        typed(&mut s, "see @sr");
+        offer(&mut s, "sr");
+        assert_eq!(s.completion().map(|c| c.items.len()), Some(2));
+        key(&mut s, "down");
+        key(&mut s, "tab");
+        assert_eq!(s.editor().map(|e| e.buffer.text()), Some("see @src/lib.rs "));
+        assert!(s.completion().is_none());
+    }
+
+    #[test]
+    fn confirm_inserts_the_path_instead_of_submitting() {
+        let mut s = go("4", Settings::default());
+        typed(&mut s, "@m");
+        offer(&mut s, "m");
+        key(&mut s, "enter");
+        assert_eq!((s.tab(), s.editor().map(|e| e.buffer.text())), (0, Some("@src/main.rs ")));
+        key(&mut s, "enter");
+        assert_eq!(s.tab(), 1, "the next Enter submits");
+        assert_eq!(s.questions()[0].custom_text(), "@src/main.rs");
+    }
+
+    #[test]
+    fn stale_offers_are_ignored_and_cancel_closes_only_the_list() {
+        let mut s = go("shift+n", Settings::default());
+        typed(&mut s, "@ab");
+        offer(&mut s, "a");
+        assert!(s.completion().is_some_and(|c| c.items.is_empty()), "offer for an older query");
+        offer(&mut s, "ab");
+        key(&mut s, "esc");
+        assert!(s.completion().is_none());
+        assert_eq!(s.editor().map(|e| e.buffer.text()), Some("@ab"), "the note editor stays open");
+    }
+}

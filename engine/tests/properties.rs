@@ -76,6 +76,8 @@ fn event() -> impl Strategy<Value = Event> {
     prop_oneof![
         20 => prop::sample::select(KEYS).prop_map(|id| Event::key(KeyPress::parse(id).expect("pool ids parse"))),
         1 => "[a-z \\r\\n世]{0,6}".prop_map(|text| Event::TextPasted { text }),
+        1 => ("[a-z]{0,2}", prop::collection::vec("[a-z/]{1,8}", 0..10))
+            .prop_map(|(query, items)| Event::CompletionsOffered { query, items }),
         1 => (1..200u16, 1..60u16).prop_map(|(width, height)| Event::TerminalResized { size: Size { width, height } }),
         1 => (any::<bool>(), any::<bool>(), any::<bool>()).prop_map(|(a, b, c)| {
             let mut settings = Settings::default();

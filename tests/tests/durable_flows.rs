@@ -210,3 +210,24 @@ fn log_replay_frames_prints_every_frame_deterministically() {
     let last = a.stdout.lines().last().unwrap();
     assert!(last.starts_with("{\"content\""), "the result comes last: {last}");
 }
+
+#[test]
+fn contract_at_file_references_are_offered_from_the_directory_and_replay_reads_no_files() {
+    let sb = Sandbox::new();
+    std::fs::create_dir_all(sb.path("src")).unwrap();
+    std::fs::write(sb.path("src/main.rs"), "").unwrap();
+    std::fs::write(sb.path("src/lib.rs"), "").unwrap();
+    std::fs::write(sb.path(".gitignore"), "store.redb\nlogs/\n*.json\nk\n").unwrap();
+    let p = sb.file("p.json", PAYLOAD);
+    let keys = sb.file("k", "3\ntype \"see @srcmain\"\ntab\nenter\ntab\n1\n1\n");
+    let r = sb.run(&["ask", s(&p), "--id", "refs", "--script", s(&keys)]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert_eq!(r.json()["details"]["answers"]["db"]["customText"], "see @src/main.rs");
+    let log = sb.run(&["log", "show", "refs"]).stdout;
+    assert!(log.contains("paths offered for @srcmain: src/main.rs"), "{log}");
+    let exported = sb.path("refs.jsonl");
+    sb.run(&["log", "export", "refs", "-o", s(&exported)]);
+    std::fs::remove_dir_all(sb.path("src")).unwrap();
+    let replayed = sb.run(&["log", "replay", s(&exported)]);
+    assert_eq!(replayed.stdout, r.stdout, "the offered paths come from the log, not the disk");
+}

@@ -14,7 +14,10 @@ enum Close {
 }
 
 impl FlowState {
-    pub(super) fn editor_key(&mut self, key: KeyPress) {
+    pub(super) fn editor_key(&mut self, key: KeyPress, fx: &mut super::Effects) {
+        if self.completion_key(key) {
+            return;
+        }
         let keymaps = self.settings.keymaps;
         let blank = self.editor.as_ref().is_none_or(|e| e.buffer.is_blank());
         if key == keymaps.confirm {
@@ -33,6 +36,7 @@ impl FlowState {
         if let Some(editor) = self.editor.as_mut() {
             edit(&mut editor.buffer, key);
         }
+        self.after_edit(fx);
     }
 
     /// Navigation keys leave a blank editor (saving it, which clears) and then navigate.
@@ -50,6 +54,7 @@ impl FlowState {
     }
 
     fn close_editor(&mut self, how: Close) {
+        self.completion = None;
         let Some(editor) = self.editor.take() else { return };
         let text = editor.buffer.text().trim();
         let tab = self.tab;

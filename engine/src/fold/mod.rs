@@ -3,6 +3,7 @@
 //! The fold is total: any event in any state is accepted (events after completion, or before
 //! the flow opened, change nothing), so old or odd logs always replay.
 
+mod completion;
 mod editing;
 mod navigation;
 mod overlay;
@@ -14,13 +15,15 @@ use crate::settings::Toggle;
 use crate::state::{ExitAction, FlowState, Outcome, QuestionState, ReviewAction};
 
 /// What the runtime must do after an event was applied.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct Effects {
     /// Persist this toggle's new value to the config file (an overlay toggle). A failure comes
     /// back as [`Event::SettingsSaveFailed`].
     pub save_toggle: Option<(Toggle, bool)>,
     /// The flow has just completed.
     pub completed: Option<Outcome>,
+    /// Offer paths for this `@` query: answer with [`Event::CompletionsOffered`].
+    pub complete_query: Option<String>,
 }
 
 impl FlowState {
@@ -62,6 +65,7 @@ impl FlowState {
                     self.settings = *settings;
                     self.save_error = Some(message.clone());
                 }
+                Event::CompletionsOffered { query, items } => self.offered(query, items),
                 Event::FlowOpened { .. } => {}
             }
         }
@@ -83,7 +87,7 @@ impl FlowState {
             return self.exit(ExitAction::Dismiss);
         }
         if self.editor.is_some() {
-            return self.editor_key(key);
+            return self.editor_key(key, fx);
         }
         if self.on_review() { self.review_key(key) } else { self.question_key(key) }
     }

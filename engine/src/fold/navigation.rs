@@ -108,6 +108,7 @@ impl FlowState {
         self.cursor = 0;
         self.preview_scroll = 0;
         self.editor = None;
+        self.completion = None;
         self.armed = None;
         self.review_cursor = ReviewAction::Submit;
         self.auto_open();
@@ -140,6 +141,7 @@ impl FlowState {
             EditorTarget::OptionNote(i) => qs.option_note(i),
         };
         self.editor = Some(Editor { target, buffer: TextBuffer::with_text(text) });
+        self.completion = None;
     }
 
     fn is_multi(&self) -> bool {

@@ -37,11 +37,14 @@ pub enum Body {
     Review(ReviewView),
 }
 
-/// An open editor: its text and where the cursor is (byte offset).
+/// An open editor: its text, where the cursor is (byte offset), and the paths offered for an
+/// `@` reference being typed.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct EditorView {
     pub text: String,
     pub cursor: usize,
+    pub completions: Vec<String>,
+    pub selected: usize,
 }
 
 /// A question tab.
@@ -115,7 +118,9 @@ pub struct Hint {
 
 fn editor_view(state: &FlowState, target: EditorTarget) -> Option<EditorView> {
     let e = state.editor.as_ref().filter(|e| e.target == target)?;
-    Some(EditorView { text: e.buffer.text().to_owned(), cursor: e.buffer.cursor() })
+    let (completions, selected) =
+        state.completion.as_ref().map_or((Vec::new(), 0), |c| (c.items.clone(), c.selected));
+    Some(EditorView { text: e.buffer.text().to_owned(), cursor: e.buffer.cursor(), completions, selected })
 }
 
 impl FlowState {

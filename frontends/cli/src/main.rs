@@ -6,6 +6,7 @@ mod clock;
 mod commands;
 mod exit;
 mod extractor;
+mod file_refs;
 mod headless;
 mod input;
 mod logging;

@@ -82,6 +82,11 @@ pub fn push(session: &mut FlowSession, event: Event, config: Option<&Path>) -> a
         tracing::warn!(error = %e, "settings save failed");
         session.push(Event::SettingsSaveFailed { settings: before, message: e.to_string() })?;
     }
+    if let Some(query) = fx.complete_query {
+        let root = std::env::current_dir().unwrap_or_else(|_| ".".into());
+        let items = session.files.offer(&root, &query);
+        session.push(Event::CompletionsOffered { query, items })?;
+    }
     Ok(())
 }
 

@@ -9,12 +9,14 @@ pub struct FlowSession<'s> {
     store: &'s Store,
     id: String,
     state: FlowState,
+    /// Files offered for `@` references, read once when first needed.
+    pub files: crate::file_refs::FileIndex,
 }
 
 impl<'s> FlowSession<'s> {
     /// Starts a new flow whose log begins with `opened`.
     pub fn start(store: &'s Store, id: String, opened: Event) -> Result<FlowSession<'s>, StoreError> {
-        let mut session = FlowSession { store, id, state: FlowState::default() };
+        let mut session = FlowSession { store, id, state: FlowState::default(), files: Default::default() };
         session.push(opened)?;
         Ok(session)
     }
@@ -22,7 +24,7 @@ impl<'s> FlowSession<'s> {
     /// Reopens a flow by folding its recorded log.
     pub fn resume(store: &'s Store, id: String) -> Result<FlowSession<'s>, StoreError> {
         let events = store.events(&id)?;
-        Ok(FlowSession { store, state: FlowState::replay(&events), id })
+        Ok(FlowSession { store, state: FlowState::replay(&events), id, files: Default::default() })
     }
 
     /// Commits `event` durably, then applies it.

@@ -137,3 +137,27 @@ fn long_prompts_and_labels_wrap() {
     assert!(frame.contains("narrow terminal"), "{frame}");
     assert!(frame.contains("forty columns"), "{frame}");
 }
+
+#[test]
+fn file_reference_menu_under_the_answer_editor() {
+    let form = validate(&form(), FormSource::Tool).unwrap();
+    let mut state = FlowState::default();
+    state.apply(&Event::FlowOpened {
+        form: form.into(),
+        settings: Settings::default(),
+        origin: Origin::tool(),
+        size: Size { width: 80, height: 24 },
+        notices: vec![],
+    });
+    for step in parse_script("4\ntype \"see @srm\"\ndown").unwrap() {
+        for e in step.events(state.settings()).unwrap() {
+            state.apply(&e);
+        }
+    }
+    let items = vec!["src/main.rs".to_owned(), "src/rmeta.rs".to_owned(), "scripts/run_me.sh".to_owned()];
+    state.apply(&Event::CompletionsOffered { query: "srm".into(), items });
+    state.apply(&Event::key(ask_engine::KeyPress::parse("down").unwrap()));
+    let frame = MemoryTerminal::new(80, 24, None).draw(&Arc::new(state.view()));
+    assert!(frame.contains("▸ @src/rmeta.rs"), "{frame}");
+    insta::assert_snapshot!(frame);
+}

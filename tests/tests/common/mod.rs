@@ -60,6 +60,7 @@ impl Sandbox {
     pub fn cmd(&self, args: &[&str]) -> Command {
         let mut cmd = Command::new(bin());
         cmd.args(args)
+            .current_dir(self.dir.path())
             .env("ASK_USER_STORE", self.store())
             .env("ASK_USER_CONFIG", self.path("config.json"))
             .env("ASK_LOG_DIR", self.path("logs"))

@@ -89,6 +89,9 @@ fn describe(event: &Event) -> String {
             format!("settings changed: {}", serde_json::to_string(&settings.behaviour).unwrap_or_default())
         }
         Event::SettingsSaveFailed { message, .. } => format!("settings save failed: {message}"),
+        Event::CompletionsOffered { query, items } => {
+            format!("paths offered for @{query}: {}", items.join(", "))
+        }
     }
 }
 

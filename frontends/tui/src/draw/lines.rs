@@ -40,6 +40,24 @@ impl Lines {
         }
     }
 
+    /// An open editor and, under it, the paths offered for an `@` reference.
+    pub fn editor_view(
+        &mut self,
+        e: &ask_engine::project::view::EditorView,
+        indent: usize,
+        max: usize,
+        placeholder: &str,
+    ) {
+        self.editor(&e.text, e.cursor, indent, max, placeholder);
+        for (i, path) in e.completions.iter().enumerate() {
+            let here = i == e.selected;
+            let mark = if here { "▸ " } else { "  " };
+            let style = if here { crate::style::accent() } else { crate::style::dim() };
+            let shown = crate::text::truncate(&sanitize(path, false), max.saturating_sub(indent + 2));
+            self.push(vec![Span::raw(" ".repeat(indent)), Span::styled(format!("{mark}@{shown}"), style)]);
+        }
+    }
+
     /// An open editor at `indent`, with the terminal cursor placed in it.
     pub fn editor(&mut self, text: &str, cursor: usize, indent: usize, max: usize, placeholder: &str) {
         let pad = " ".repeat(indent);

@@ -90,7 +90,7 @@ fn question_lines(q: &QuestionView, max: usize, height: usize) -> Lines {
         out.wrapped(&q.prompt, 0, max, style::bold());
         if let Some(e) = &q.note_editor {
             out.push(vec![Span::styled("Question note:", style::note())]);
-            out.editor(&e.text, e.cursor, 2, max, "Add a note for this question…");
+            out.editor_view(e, 2, max, "Add a note for this question…");
         } else if !q.note.is_empty() {
             out.wrapped(&format!("✎ {}", q.note), 0, max, style::note());
         }
@@ -150,7 +150,7 @@ fn option_row(out: &mut Lines, row: &RowView, q: &QuestionView, i: usize, max: u
     }
     if let Some(e) = &row.editor {
         out.push(vec![Span::raw(" ".repeat(indent)), Span::styled("Option note:", style::note())]);
-        out.editor(&e.text, e.cursor, indent + 2, max, "Add a note for this option…");
+        out.editor_view(e, indent + 2, max, "Add a note for this option…");
     } else if !row.text.is_empty() {
         out.wrapped(&format!("✎ {}", row.text), indent, max, style::note());
     }
@@ -168,7 +168,7 @@ fn custom_row(out: &mut Lines, row: Option<&RowView>, freeform: bool, here: bool
         out.push(head);
     }
     if let Some(e) = &row.editor {
-        out.editor(&e.text, e.cursor, indent, max, "Type your answer…");
+        out.editor_view(e, indent, max, "Type your answer… (@ inserts a file path)");
     } else if !row.text.is_empty() {
         let mark = if row.selected { "✓ " } else { "" };
         out.wrapped(
