@@ -9,6 +9,6 @@ mod store;
 
 pub use config_file::{
     AnswerSettings, ConfigError, LoadedConfig, SCHEMA_VERSION, load_settings, load_settings_with_env,
-    save_toggle,
+    reload_settings, save_toggle,
 };
 pub use store::{FlowRecord, PayloadEntry, Store, StoreError};

@@ -131,3 +131,23 @@ fn sigterm_restores_the_terminal_and_keeps_answers_for_resume() {
     let resumed = sb.run(&["resume", "--script", sb.file("k", "tab\n1\n1\n").to_str().unwrap()]);
     assert_eq!(resumed.json()["details"]["answers"]["db"]["values"], json!(["sqlite"]));
 }
+
+#[test]
+fn editing_the_config_while_a_form_is_open_reaches_the_form() {
+    let sb = Sandbox::new();
+    let mut pty = start(&sb, 80, 24);
+    std::thread::sleep(std::time::Duration::from_millis(50));
+    let keymaps = r#"{"keymaps":{"cancel":"esc","dismiss":"ctrl+c","toggle":"space","confirm":"ctrl+k","optionNote":"n","questionNote":"shift+n"}}"#;
+    std::fs::write(sb.path("config.json"), keymaps).unwrap();
+    pty.wait_for("Ctrl+K select");
+    pty.send(ENTER);
+    assert!(pty.screen().contains("Which database?"), "Enter no longer selects");
+    pty.send("\x0b"); // ctrl+k
+    pty.wait_for("Which extras?");
+    pty.send(CTRL_C);
+    pty.wait_for("Press Ctrl+C again");
+    pty.send(CTRL_C);
+    assert_eq!(pty.wait_exit(), 1);
+    let id = sb.run(&["log", "list"]).stdout.split_whitespace().next().unwrap().to_owned();
+    assert!(sb.run(&["log", "show", &id]).stdout.contains("settings changed"), "the change is an event in the log");
+}

@@ -135,11 +135,21 @@ fn interactive(session: &mut FlowSession, config: Option<&Path>, report: Report)
     }
     term.draw(&Arc::new(session.state().view()))?;
     term.enable_kitty_keys();
+    let mut watch = ConfigWatch::new(config);
     while session.state().outcome().is_none() {
         match term.next(Duration::from_millis(250))? {
             Input::Event(event) => {
                 push(session, event, config)?;
+                watch.saw_own_write();
                 term.draw(&Arc::new(session.state().view()))?;
+            }
+            Input::Nothing if watch.changed() => {
+                if let Some(settings) = config.and_then(ask_storage::reload_settings)
+                    && settings != *session.state().settings()
+                {
+                    push(session, Event::SettingsChanged { settings }, None)?;
+                    term.draw(&Arc::new(session.state().view()))?;
+                }
             }
             Input::Signal => {
                 drop(term);
@@ -168,4 +178,33 @@ pub fn finish(state: &FlowState, report: Report) -> anyhow::Result<Status> {
         (Report::CommandText, false) => println!("{}", result.text()),
     }
     Ok(if cancelled { Status::Cancelled } else { Status::Done })
+}
+
+/// Notices when the config file changes on disk while a flow is open (someone edited keymaps),
+/// so the change reaches the flow as a `SettingsChanged` event.
+struct ConfigWatch<'a> {
+    path: Option<&'a Path>,
+    seen: Option<SystemTime>,
+}
+
+impl<'a> ConfigWatch<'a> {
+    fn new(path: Option<&'a Path>) -> ConfigWatch<'a> {
+        ConfigWatch { path, seen: path.and_then(modified) }
+    }
+
+    /// Our own toggle saves change the file too; they are already in the flow.
+    fn saw_own_write(&mut self) {
+        self.seen = self.path.and_then(modified);
+    }
+
+    fn changed(&mut self) -> bool {
+        let now = self.path.and_then(modified);
+        let changed = now.is_some() && now != self.seen;
+        self.seen = now;
+        changed
+    }
+}
+
+fn modified(path: &Path) -> Option<SystemTime> {
+    std::fs::metadata(path).and_then(|m| m.modified()).ok()
 }

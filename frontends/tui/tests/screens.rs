@@ -69,14 +69,23 @@ fn screens(#[case] name: &str, #[case] script: &str, #[values(120, 80, 40)] widt
     insta::assert_snapshot!(format!("{name}_{width}"), frame);
 }
 
-#[test]
-fn answer_free_form_question_shows_type_your_answer_without_number_or_pointer() {
+#[rstest]
+fn answer_free_form_question_shows_type_your_answer_without_number_or_pointer(
+    #[values(120, 80, 40)] width: u16,
+) {
     let raw = json!({"questions":[{"id":"name","label":"Package","prompt":"What package name do you want?",
         "options":[{"value":"freeform","label":"Type answer","freeform":true}]}]});
-    let frame = draw(&raw, FormSource::AnswerExtraction, "type \"ask-user\"", 60, 12);
+    let frame = draw(&raw, FormSource::AnswerExtraction, "type \"ask-user\"", width, 12);
     assert!(frame.contains("Type your answer:") && frame.contains("ask-user"));
     assert!(!frame.contains("❯") && !frame.contains("1."), "{frame}");
-    insta::assert_snapshot!(frame);
+    insta::assert_snapshot!(format!("answer_free_form_{width}"), frame);
+}
+
+#[rstest]
+fn too_small_terminal_snapshot(#[values(120, 80, 40)] width: u16) {
+    let frame = draw(&form(), FormSource::Tool, "", width, 5);
+    assert!(frame.starts_with("Enlarge the terminal"), "{frame}");
+    insta::assert_snapshot!(format!("too_small_{width}x5"), frame);
 }
 
 #[rstest]

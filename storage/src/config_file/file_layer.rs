@@ -31,6 +31,12 @@ pub fn read(path: &Path, notices: &mut Vec<String>) -> Value {
     }
 }
 
+/// The file's JSON if it can be used as it is, without writing anything (live reloads).
+pub fn peek(path: &Path) -> Option<Value> {
+    let bytes = fs::read(path).ok()?;
+    check(&bytes).ok().map(|(value, _)| value)
+}
+
 /// The file's JSON and its version, or why it cannot be used.
 fn check(bytes: &[u8]) -> Result<(Value, u64), String> {
     let value: Value = serde_json::from_slice(bytes).map_err(|e| format!("it is not valid JSON ({e})"))?;

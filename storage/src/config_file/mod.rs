@@ -82,6 +82,22 @@ pub fn load_settings_with_env(
     loaded
 }
 
+/// The settings a changed config file now asks for, for a flow that is open: `None` when the
+/// file cannot be used as it is (nothing is moved or written while a flow runs).
+pub fn reload_settings(path: &Path) -> Option<Settings> {
+    let file = file_layer::peek(path)?;
+    let mut notices = Vec::new();
+    let effective = overrides::apply_env(&file, None, &mut notices);
+    let mut loaded = LoadedConfig {
+        settings: Settings::default(),
+        answer: AnswerSettings::default(),
+        notices,
+        path: Some(path.to_path_buf()),
+    };
+    apply(&effective, &mut loaded);
+    Some(loaded.settings)
+}
+
 /// Takes behaviour, answer and keymaps from a validated, layered config value.
 fn apply(config: &Value, loaded: &mut LoadedConfig) {
     if let Some(b) = config.get("behaviour").and_then(Value::as_object) {
