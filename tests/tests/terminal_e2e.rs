@@ -149,5 +149,8 @@ fn editing_the_config_while_a_form_is_open_reaches_the_form() {
     pty.send(CTRL_C);
     assert_eq!(pty.wait_exit(), 1);
     let id = sb.run(&["log", "list"]).stdout.split_whitespace().next().unwrap().to_owned();
-    assert!(sb.run(&["log", "show", &id]).stdout.contains("settings changed"), "the change is an event in the log");
+    assert!(
+        sb.run(&["log", "show", &id]).stdout.contains("settings changed"),
+        "the change is an event in the log"
+    );
 }

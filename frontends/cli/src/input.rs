@@ -19,3 +19,10 @@ pub fn read_text(path: &Path) -> std::io::Result<String> {
     let bytes = read_bytes(path)?;
     String::from_utf8(bytes).map_err(|e| std::io::Error::new(std::io::ErrorKind::InvalidData, e))
 }
+
+/// The entries of a pi session file (`--pi-session`), for branch scans.
+pub fn pi_entries(file: &Path) -> anyhow::Result<Vec<ask_storage::pi_session::PiEntry>> {
+    use anyhow::Context;
+    let text = read_text(file).with_context(|| format!("cannot read pi session {}", file.display()))?;
+    Ok(ask_storage::pi_session::entries(&text))
+}

@@ -57,7 +57,7 @@ pub fn run_answer(args: &AnswerArgs) -> anyhow::Result<Status> {
         };
         store.save_payload(&args.flow.session, &entry)?;
     }
-    if args.flow.no_ui || (args.flow.script.is_none() && !crate::terminal::available()) {
+    if crate::terminal::no_ui(&args.flow) {
         crate::runtime::print_result(&ask_engine::fallback_result(&form))?;
         return Ok(Status::NoTerminal);
     }
@@ -77,9 +77,7 @@ fn assistant_text(args: &AnswerArgs) -> anyhow::Result<Option<String>> {
     let Some(file) = &args.pi.pi_session else {
         bail!("give the assistant message with --text FILE or --pi-session FILE");
     };
-    let text = crate::input::read_text(file)
-        .with_context(|| format!("cannot read pi session {}", file.display()))?;
-    let entries = pi_session::entries(&text);
+    let entries = crate::input::pi_entries(file)?;
     let branch = pi_session::branch(&entries, args.pi.leaf.as_deref())?;
     let Some(message) = pi_session::latest_assistant(&branch) else {
         eprintln!("ask-user: no assistant message with text on this branch");
@@ -98,9 +96,7 @@ fn assistant_text(args: &AnswerArgs) -> anyhow::Result<Option<String>> {
 /// The newest `/answer` form of the session, or of the pi branch with `--pi-session`.
 fn newest_extracted(args: &AnswerArgs, store: &Store) -> anyhow::Result<Option<serde_json::Value>> {
     if let Some(file) = &args.pi.pi_session {
-        let text = crate::input::read_text(file)
-            .with_context(|| format!("cannot read pi session {}", file.display()))?;
-        let entries = pi_session::entries(&text);
+        let entries = crate::input::pi_entries(file)?;
         let branch = pi_session::branch(&entries, args.pi.leaf.as_deref())?;
         let forms = pi_session::stored_forms(&branch);
         return Ok(forms

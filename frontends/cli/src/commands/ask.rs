@@ -50,7 +50,7 @@ pub fn run_ask(args: &AskArgs) -> anyhow::Result<Status> {
         flow_id: Some(id.clone()),
     };
     store.save_payload(&args.flow.session, &entry)?;
-    if args.flow.no_ui || (args.flow.script.is_none() && !crate::terminal::available()) {
+    if crate::terminal::no_ui(&args.flow) {
         print_result(&fallback_result(&form))?;
         return Ok(Status::NoTerminal);
     }
@@ -65,7 +65,7 @@ fn resume_or_report(store: &Store, id: String, args: &AskArgs) -> anyhow::Result
     if state.outcome().is_some() {
         return finish(&state, Report::ToolJson);
     }
-    if args.flow.no_ui || (args.flow.script.is_none() && !crate::terminal::available()) {
+    if crate::terminal::no_ui(&args.flow) {
         print_result(&fallback_result(state.form()))?;
         return Ok(Status::NoTerminal);
     }

@@ -63,9 +63,7 @@ fn newest_form(args: &ReplayArgs, store: &Store, source: FormSource) -> anyhow::
 }
 
 fn newest_pi_form(file: &Path, pi: &PiArgs, source: FormSource) -> anyhow::Result<Option<serde_json::Value>> {
-    let text = crate::input::read_text(file)
-        .with_context(|| format!("cannot read pi session {}", file.display()))?;
-    let entries = pi_session::entries(&text);
+    let entries = crate::input::pi_entries(file)?;
     let branch = pi_session::branch(&entries, pi.leaf.as_deref())?;
     Ok(pi_session::stored_forms(&branch).into_iter().rev().find(|f| f.source == source).map(|f| f.params))
 }
@@ -85,7 +83,7 @@ pub fn run_replay(args: &ReplayArgs) -> anyhow::Result<Status> {
     };
     let n = form.questions.len();
     eprintln!("ask-user: replaying {n} question{}", if n == 1 { "" } else { "s" });
-    if args.flow.no_ui || (args.flow.script.is_none() && !crate::terminal::available()) {
+    if crate::terminal::no_ui(&args.flow) {
         crate::runtime::print_result(&ask_engine::fallback_result(&form))?;
         return Ok(Status::NoTerminal);
     }
@@ -96,7 +94,7 @@ pub fn run_replay(args: &ReplayArgs) -> anyhow::Result<Status> {
 
 /// `ask-user settings`: a flow with no questions, the overlay alone.
 pub fn run_settings(args: &SettingsArgs) -> anyhow::Result<Status> {
-    if args.flow.no_ui || (args.flow.script.is_none() && !crate::terminal::available()) {
+    if crate::terminal::no_ui(&args.flow) {
         anyhow::bail!("the settings overlay needs a terminal (or --script)");
     }
     let store = Store::open(&crate::paths::store_path(&args.flow)?)?;
