@@ -14,7 +14,9 @@ pub const EVENT_VERSION: u32 = 1;
 /// The terminal size in cells.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Size {
+    /// Columns.
     pub width: u16,
+    /// Rows.
     pub height: u16,
 }
 
@@ -49,27 +51,53 @@ impl Origin {
 pub enum Event {
     /// The first event: the normalized form and everything in force when it opened.
     FlowOpened {
+        /// The normalized form.
         form: Arc<Form>,
+        /// Behaviour and keymaps in force.
         settings: Settings,
+        /// Where the form came from.
         origin: Origin,
+        /// The terminal size.
         size: Size,
         /// Problems met while loading the config (e.g. unusable keymaps), shown in the overlay.
         #[serde(default, skip_serializing_if = "Vec::is_empty")]
         notices: Vec<String>,
     },
     /// A key was pressed.
-    KeyPressed { key: KeyPress },
+    KeyPressed {
+        /// The key, normalized.
+        key: KeyPress,
+    },
     /// Text arrived as one bracketed paste.
-    TextPasted { text: String },
+    TextPasted {
+        /// The pasted text, as the terminal sent it.
+        text: String,
+    },
     /// The terminal was resized.
-    TerminalResized { size: Size },
+    TerminalResized {
+        /// The new size.
+        size: Size,
+    },
     /// Settings changed while the flow was open (config reload or a script's `set`).
-    SettingsChanged { settings: Settings },
+    SettingsChanged {
+        /// The settings now in force.
+        settings: Settings,
+    },
     /// Saving a toggle from the overlay failed: these settings are back in force.
-    SettingsSaveFailed { settings: Settings, message: String },
+    SettingsSaveFailed {
+        /// The settings back in force.
+        settings: Settings,
+        /// Why the save failed, shown in the overlay.
+        message: String,
+    },
     /// Paths offered for an `@` reference being typed (read from the file system by the host,
     /// so replay never reads it).
-    CompletionsOffered { query: String, items: Vec<String> },
+    CompletionsOffered {
+        /// The text after `@` the paths were found for.
+        query: String,
+        /// The paths, best first.
+        items: Vec<String>,
+    },
 }
 
 impl Event {

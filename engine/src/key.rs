@@ -12,19 +12,33 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 pub enum KeyCode {
     /// A printable character (letters lowercase; see [`KeyPress::new`]).
     Char(char),
+    /// Enter (Return).
     Enter,
+    /// Escape.
     Esc,
+    /// Tab (with `shift`: Shift+Tab).
     Tab,
+    /// Backspace.
     Backspace,
+    /// Delete.
     Delete,
+    /// Insert.
     Insert,
+    /// Home.
     Home,
+    /// End.
     End,
+    /// Page Up.
     PageUp,
+    /// Page Down.
     PageDown,
+    /// Arrow up.
     Up,
+    /// Arrow down.
     Down,
+    /// Arrow left.
     Left,
+    /// Arrow right.
     Right,
     /// A function key, `f1`–`f12`.
     F(u8),
@@ -35,10 +49,15 @@ pub enum KeyCode {
 pub struct Modifiers(u8);
 
 impl Modifiers {
+    /// No modifier.
     pub const NONE: Modifiers = Modifiers(0);
+    /// Control.
     pub const CTRL: Modifiers = Modifiers(1);
+    /// Shift.
     pub const SHIFT: Modifiers = Modifiers(2);
+    /// Alt (Option, Meta).
     pub const ALT: Modifiers = Modifiers(4);
+    /// Super (Cmd, Win).
     pub const SUPER: Modifiers = Modifiers(8);
 
     /// Whether every bit of `other` is set.
@@ -62,7 +81,9 @@ impl Modifiers {
 /// One key press: a code and its modifiers, normalized.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct KeyPress {
+    /// The key.
     pub code: KeyCode,
+    /// Held modifiers.
     pub mods: Modifiers,
 }
 

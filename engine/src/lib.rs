@@ -47,6 +47,8 @@
 //! * Effects that need IO (saving the settings file) are returned as [`Effects`]; their outcome
 //!   comes back as another event, so replay never redoes IO.
 
+#![warn(missing_docs)]
+
 mod editor;
 mod event;
 mod fold;

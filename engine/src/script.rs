@@ -16,7 +16,12 @@ pub enum Step {
     /// `resize W H`.
     Resize(Size),
     /// `set section.key value`: a live settings change.
-    Set { path: String, value: String },
+    Set {
+        /// `behaviour.<toggle>` or `keymaps.<action>`.
+        path: String,
+        /// `true`/`false`, or a key id.
+        value: String,
+    },
 }
 
 /// A script line that cannot be understood.
@@ -25,6 +30,7 @@ pub enum Step {
 pub struct ScriptError {
     /// 1-based line number.
     pub line: usize,
+    /// What is wrong.
     pub message: String,
 }
 

@@ -33,9 +33,13 @@ impl Default for Behaviour {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub enum Toggle {
+    /// Auto-submit when answered without notes.
     AutoSubmitWhenAnsweredWithoutNotes,
+    /// Confirm dismiss when dirty.
     ConfirmDismissWhenDirty,
+    /// Double-press review shortcuts.
     DoublePressReviewShortcuts,
+    /// Show footer hints.
     ShowFooterHints,
 }
 
@@ -117,11 +121,17 @@ impl Behaviour {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub enum Action {
+    /// Leave an editor saving its draft; in navigation, cancel the flow (Esc).
     Cancel,
+    /// Leave the flow at once (Ctrl+C).
     Dismiss,
+    /// Select or toggle the highlighted row (Space).
     Toggle,
+    /// Select and advance; save an editor (Enter).
     Confirm,
+    /// Edit the highlighted option's note (n).
     OptionNote,
+    /// Edit the question note (Shift+N).
     QuestionNote,
 }
 
@@ -158,11 +168,17 @@ impl Action {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Keymaps {
+    /// Default `esc`.
     pub cancel: KeyPress,
+    /// Default `ctrl+c`.
     pub dismiss: KeyPress,
+    /// Default `space`.
     pub toggle: KeyPress,
+    /// Default `enter`.
     pub confirm: KeyPress,
+    /// Default `n`.
     pub option_note: KeyPress,
+    /// Default `shift+n`.
     pub question_note: KeyPress,
 }
 
@@ -215,7 +231,9 @@ impl Keymaps {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Settings {
+    /// The four toggles.
     pub behaviour: Behaviour,
+    /// The six bindings.
     pub keymaps: Keymaps,
 }
 

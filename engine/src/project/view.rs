@@ -9,10 +9,13 @@ use crate::state::{EditorTarget, ExitAction, FlowState, ReviewAction};
 /// The whole screen.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ViewModel {
+    /// The form title.
     pub title: Option<String>,
     /// One tab per question, then the review tab.
     pub tabs: Vec<TabView>,
+    /// What the active tab shows.
     pub body: Body,
+    /// The settings overlay, when open.
     pub overlay: Option<OverlayView>,
     /// The dirty-dismiss warning, when showing.
     pub warning: Option<String>,
@@ -25,15 +28,20 @@ pub struct ViewModel {
 /// A tab in the strip.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct TabView {
+    /// Tab name.
     pub label: String,
+    /// The question has a committed answer.
     pub answered: bool,
+    /// The tab is showing.
     pub active: bool,
 }
 
 /// The active tab's content.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Body {
+    /// A question tab.
     Question(QuestionView),
+    /// The review tab.
     Review(ReviewView),
 }
 
@@ -41,26 +49,36 @@ pub enum Body {
 /// `@` reference being typed.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct EditorView {
+    /// Text in the editor.
     pub text: String,
+    /// Cursor, as a byte offset into `text`.
     pub cursor: usize,
+    /// Paths offered for an `@` reference.
     pub completions: Vec<String>,
+    /// The highlighted offered path.
     pub selected: usize,
 }
 
 /// A question tab.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct QuestionView {
+    /// The full question.
     pub prompt: String,
+    /// single, multi or preview.
     pub kind: QuestionType,
     /// An `/answer` free-form question: only `Type your answer:` and the editor.
     pub freeform: bool,
+    /// The saved question note ("" when none).
     pub note: String,
+    /// The question-note editor, when open.
     pub note_editor: Option<EditorView>,
     /// Declared options, then the custom row.
     pub rows: Vec<RowView>,
+    /// The option cursor (row index).
     pub cursor: usize,
     /// The highlighted option's preview (preview questions, not on the custom row).
     pub preview: Option<PreviewView>,
+    /// Lines the preview pane is scrolled by.
     pub preview_scroll: usize,
 }
 
@@ -69,8 +87,11 @@ pub struct QuestionView {
 pub struct RowView {
     /// 1-based number shown before the label (digits 1–9 select it).
     pub number: usize,
+    /// Option label.
     pub label: String,
+    /// Option description.
     pub description: Option<String>,
+    /// Whether the row is selected.
     pub selected: bool,
     /// Whether this is the `Type your own` row.
     pub custom: bool,
@@ -83,16 +104,22 @@ pub struct RowView {
 /// The preview pane.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct PreviewView {
+    /// The highlighted option label.
     pub label: String,
+    /// Its description.
     pub description: Option<String>,
+    /// Its preview text.
     pub text: String,
 }
 
 /// The review tab.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ReviewView {
+    /// Submit, Elaborate, Cancel.
     pub actions: [ReviewAction; 3],
+    /// The action under the cursor.
     pub highlighted: ReviewAction,
+    /// The answer summary (D19).
     pub summary: Vec<ReviewEntry>,
     /// The double-press hint, e.g. `Press 1 again to Submit`.
     pub hint: Option<String>,
@@ -103,7 +130,9 @@ pub struct ReviewView {
 pub struct OverlayView {
     /// Each toggle's title and value, in the contract's order.
     pub toggles: Vec<(String, bool)>,
+    /// The focused toggle.
     pub focus: usize,
+    /// What the focused toggle does.
     pub description: String,
     /// Config notices and the last save error.
     pub notices: Vec<String>,
@@ -112,7 +141,9 @@ pub struct OverlayView {
 /// A footer hint: a key label and what it does.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Hint {
+    /// The key label, e.g. `Ctrl+K`.
     pub key: String,
+    /// What it does.
     pub action: String,
 }
 

@@ -16,13 +16,30 @@ pub enum KeymapError {
     NotAString(String),
     /// The key id does not parse.
     #[error("keymaps.{action}: unsupported key id \"{id}\"")]
-    Unsupported { action: String, id: String },
+    Unsupported {
+        /// The action's config key.
+        action: String,
+        /// The key id as written.
+        id: String,
+    },
     /// The key is used by fixed navigation.
     #[error("keymaps.{action}: \"{id}\" is reserved for navigation")]
-    Reserved { action: String, id: String },
+    Reserved {
+        /// The action's config key.
+        action: String,
+        /// The key id as written.
+        id: String,
+    },
     /// Two actions share one key.
     #[error("keymaps.{first} and keymaps.{second} are both bound to \"{id}\"")]
-    Duplicate { first: &'static str, second: &'static str, id: String },
+    Duplicate {
+        /// The action bound first.
+        first: &'static str,
+        /// The action bound again.
+        second: &'static str,
+        /// The shared key, canonical.
+        id: String,
+    },
     /// A key that names no action.
     #[error("keymaps.{0} is not a known action")]
     Unknown(String),

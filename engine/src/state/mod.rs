@@ -16,8 +16,11 @@ pub use question::QuestionState;
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum ReviewAction {
     #[default]
+    /// Send the answers.
     Submit,
+    /// Ask the agent to clarify first.
     Elaborate,
+    /// Leave without answering.
     Cancel,
 }
 
@@ -57,8 +60,11 @@ pub enum ExitAction {
 /// How a flow ended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Outcome {
+    /// Submit chosen (or auto-submitted).
     Submitted,
+    /// Elaborate chosen.
     Elaborated,
+    /// Cancelled, dismissed, or the review tab's Cancel.
     Cancelled,
 }
 
@@ -76,7 +82,9 @@ pub enum EditorTarget {
 /// An open inline editor.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Editor {
+    /// What is being edited.
     pub target: EditorTarget,
+    /// The draft and its cursor.
     pub buffer: TextBuffer,
 }
 
@@ -94,6 +102,7 @@ pub struct Completion {
 /// The settings overlay, with the focused toggle.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct Overlay {
+    /// The focused toggle (0–3).
     pub focus: usize,
 }
 
