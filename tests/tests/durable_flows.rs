@@ -184,7 +184,8 @@ fn spec8_second_process_waits_briefly_then_fails_with_one_line() {
     let p = sb.file("p.json", PAYLOAD);
     let keys = sb.file("k", &"down\nup\n".repeat(200));
     let mut holder = sb.spawn(&["ask", s(&p), "--script", s(&keys), "--pace", "20"]);
-    std::thread::sleep(std::time::Duration::from_millis(300));
+    // Wait until the holder has the store (its first events are being written), then try.
+    std::thread::sleep(std::time::Duration::from_millis(1000));
     let r = sb.run(&["log", "list"]);
     holder.kill().unwrap();
     holder.wait().unwrap();

@@ -133,9 +133,10 @@ fn interactive(session: &mut FlowSession, config: Option<&Path>, report: Report)
     if size != session.state().size() {
         push(session, Event::TerminalResized { size }, None)?;
     }
+    // Watch from before the first frame, so an edit made once the form shows is never missed.
+    let mut watch = ConfigWatch::new(config);
     term.draw(&Arc::new(session.state().view()))?;
     term.enable_kitty_keys();
-    let mut watch = ConfigWatch::new(config);
     while session.state().outcome().is_none() {
         match term.next(Duration::from_millis(250))? {
             Input::Event(event) => {
