@@ -194,3 +194,27 @@ fn d10_optional_fields_are_omitted_never_null_or_empty() {
         assert!(!json.contains(bad), "{bad} in {json}");
     }
 }
+
+#[test]
+fn contract_required_is_metadata_only_and_never_blocks_submission() {
+    let raw = json!({"questions":[{"id":"a","prompt":"P?","required":true,"options":[{"value":"x","label":"X"}]}]});
+    let (state, _) = run_with(&raw, "tab\n1\n1", Settings::default());
+    assert_eq!(details(&state)["mode"], "submit");
+    assert_eq!(details(&state)["cancelled"], false);
+}
+
+#[test]
+fn contract_unanswered_questions_are_omitted_from_answers() {
+    let d = details(&done("tab; 1; tab; tab; 1"));
+    let keys: Vec<&String> = d["answers"].as_object().unwrap().keys().collect();
+    assert_eq!(keys, ["feat"]);
+    assert_eq!(d["questions"].as_array().map(Vec::len), Some(3), "questions still lists every question");
+}
+
+#[test]
+fn contract_every_question_gets_a_type_your_own_row() {
+    let s = run3("", Settings::default());
+    let ask_engine::project::view::Body::Question(q) = s.view().body else { panic!("question") };
+    let last = q.rows.last().unwrap();
+    assert!(last.custom && last.label == "Type your own" && last.number == 4);
+}

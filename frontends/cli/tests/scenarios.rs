@@ -415,3 +415,18 @@ fn spec6_unusable_config_is_backed_up_and_the_overlay_says_so() {
         .count();
     assert_eq!(backups, 1);
 }
+
+#[test]
+fn contract_settings_list_shows_the_absolute_config_path() {
+    let dir = tempfile::tempdir().unwrap();
+    let frame = dir.path().join("frame.txt");
+    let s = dir.path().join("k");
+    std::fs::write(&s, "down\n").unwrap();
+    let mut cmd = Command::new(BIN);
+    cmd.current_dir(dir.path()).args(["settings", "--config", "relative.json", "--script"]).arg(&s);
+    cmd.arg("--frame-out").arg(&frame).args(["--size", "140x30"]);
+    run(cmd, dir.path(), None);
+    let text = std::fs::read_to_string(&frame).unwrap();
+    let abs = dir.path().join("relative.json");
+    assert!(text.contains(&format!("Config: {}", abs.display())), "{text}");
+}
