@@ -197,7 +197,8 @@ fn d10_optional_fields_are_omitted_never_null_or_empty() {
 
 #[test]
 fn contract_required_is_metadata_only_and_never_blocks_submission() {
-    let raw = json!({"questions":[{"id":"a","prompt":"P?","required":true,"options":[{"value":"x","label":"X"}]}]});
+    let raw =
+        json!({"questions":[{"id":"a","prompt":"P?","required":true,"options":[{"value":"x","label":"X"}]}]});
     let (state, _) = run_with(&raw, "tab\n1\n1", Settings::default());
     assert_eq!(details(&state)["mode"], "submit");
     assert_eq!(details(&state)["cancelled"], false);

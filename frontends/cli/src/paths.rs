@@ -1,6 +1,6 @@
 //! Where the config file and the store live.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use crate::cli::FlowArgs;
 
@@ -16,11 +16,12 @@ pub fn config_path(flow: &FlowArgs) -> Option<PathBuf> {
         .or_else(|| dirs().map(|d| d.config_dir().join("config.json")))
 }
 
-/// `--store`, else `$ASK_USER_STORE`, else `<data dir>/ask-user/store.redb`.
-pub fn store_path(flow: &FlowArgs) -> anyhow::Result<PathBuf> {
-    flow.store
-        .clone()
+/// Opens the store: `--store`, else `$ASK_USER_STORE`, else `<data dir>/ask-user/store.redb`.
+pub fn open_store(explicit: Option<&Path>) -> anyhow::Result<ask_storage::Store> {
+    let path = explicit
+        .map(Path::to_path_buf)
         .or_else(|| std::env::var_os("ASK_USER_STORE").map(PathBuf::from))
         .or_else(|| dirs().map(|d| d.data_dir().join("store.redb")))
-        .ok_or_else(|| anyhow::anyhow!("no home directory to keep the store in; pass --store FILE"))
+        .ok_or_else(|| anyhow::anyhow!("no home directory to keep the store in; pass --store FILE"))?;
+    Ok(ask_storage::Store::open(&path)?)
 }

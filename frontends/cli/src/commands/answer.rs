@@ -11,7 +11,7 @@ use crate::extractor::{ExtractorCommand, extract};
 use crate::runtime::{Report, new_flow_id, now_ms, run, start_flow};
 
 pub fn run_answer(args: &AnswerArgs) -> anyhow::Result<Status> {
-    let store = Store::open(&crate::paths::store_path(&args.flow)?)?;
+    let store = crate::paths::open_store(args.flow.store.as_deref())?;
     let raw = if args.again {
         match newest_extracted(args, &store)? {
             Some(raw) => raw,

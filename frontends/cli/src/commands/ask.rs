@@ -35,7 +35,7 @@ pub fn run_ask(args: &AskArgs) -> anyhow::Result<Status> {
             return Ok(Status::Invalid);
         }
     };
-    let store = Store::open(&crate::paths::store_path(&args.flow)?)?;
+    let store = crate::paths::open_store(args.flow.store.as_deref())?;
     if let Some(id) = &args.id
         && store.flow(id)?.is_some()
     {

@@ -20,17 +20,7 @@ pub fn run_log(command: &LogCommand) -> anyhow::Result<Status> {
 }
 
 fn open(args: &StoreArgs) -> anyhow::Result<Store> {
-    let flow = crate::cli::FlowArgs {
-        config: None,
-        store: args.store.clone(),
-        session: String::new(),
-        no_ui: false,
-        script: None,
-        pace: None,
-        size: None,
-        frame_out: None,
-    };
-    Ok(Store::open(&crate::paths::store_path(&flow)?)?)
+    crate::paths::open_store(args.store.as_deref())
 }
 
 fn status_of(state: &FlowState) -> &'static str {

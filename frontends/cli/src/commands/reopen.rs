@@ -13,7 +13,7 @@ use crate::runtime::{Report, new_flow_id, run, start_flow};
 use crate::session::FlowSession;
 
 pub fn run_resume(args: &ResumeArgs) -> anyhow::Result<Status> {
-    let store = Store::open(&crate::paths::store_path(&args.flow)?)?;
+    let store = crate::paths::open_store(args.flow.store.as_deref())?;
     let id = match &args.flow_id {
         Some(id) => {
             if store.flow(id)?.is_none() {
@@ -69,7 +69,7 @@ fn newest_pi_form(file: &Path, pi: &PiArgs, source: FormSource) -> anyhow::Resul
 }
 
 pub fn run_replay(args: &ReplayArgs) -> anyhow::Result<Status> {
-    let store = Store::open(&crate::paths::store_path(&args.flow)?)?;
+    let store = crate::paths::open_store(args.flow.store.as_deref())?;
     let form = match newest_form(args, &store, FormSource::Tool) {
         Ok(Some(form)) => form,
         Ok(None) => {
@@ -97,7 +97,7 @@ pub fn run_settings(args: &SettingsArgs) -> anyhow::Result<Status> {
     if crate::terminal::no_ui(&args.flow) {
         anyhow::bail!("the settings overlay needs a terminal (or --script)");
     }
-    let store = Store::open(&crate::paths::store_path(&args.flow)?)?;
+    let store = crate::paths::open_store(args.flow.store.as_deref())?;
     let origin = Origin { source: FormSource::Tool, command: "settings".to_owned() };
     let form = Form { title: None, questions: Vec::new() };
     let mut session = start_flow(&store, new_flow_id(), form, origin, &args.flow)?;
