@@ -61,6 +61,7 @@ pub fn start_flow<'s>(
         created_ms: now_ms(),
     };
     store.create_flow(&record)?;
+    tracing::info!(flow = %id, command = %record.command, questions = form.questions.len(), "flow opened");
     let opened = Event::FlowOpened {
         form: form.into(),
         settings: loaded.settings,
@@ -167,7 +168,11 @@ fn interactive(session: &mut FlowSession, config: Option<&Path>, report: Report)
 
 /// Reports a completed flow; an open one prints nothing (exit 4).
 pub fn finish(state: &FlowState, report: Report) -> anyhow::Result<Status> {
-    let Some(result) = state.result() else { return Ok(Status::ScriptEnded) };
+    let Some(result) = state.result() else {
+        tracing::info!("script ended with the flow open");
+        return Ok(Status::ScriptEnded);
+    };
+    tracing::info!(outcome = ?state.outcome(), "flow finished");
     if report == Report::Silent {
         return Ok(Status::Done);
     }
