@@ -154,3 +154,26 @@ fn editing_the_config_while_a_form_is_open_reaches_the_form() {
         "the change is an event in the log"
     );
 }
+
+#[test]
+fn in_a_kitty_terminal_kitty_encoded_keys_mean_the_same_as_legacy_ones() {
+    let sb = Sandbox::new();
+    sb.file("p.json", PAYLOAD);
+    let script = format!("exec '{}' ask < p.json > out.json", bin().display());
+    let env = [("TERM", "xterm-kitty"), ("ASK_USER_KEYBOARD_PROBE", "1")];
+    let mut pty = Pty::spawn_with(&sb, &script, 80, 24, &env);
+    pty.wait_for("Which database?");
+    std::thread::sleep(std::time::Duration::from_millis(100));
+    assert!(pty.wrote(b"\x1b[>1u"), "kitty flags pushed for a kitty terminal");
+    pty.send("\x1b[110;2u"); // kitty shift+n: the question-note key, like a legacy "N"
+    pty.wait_for("Question note:");
+    pty.send("kitty");
+    pty.send("\x1b[13u"); // kitty Enter: saves the note
+    pty.wait_for("✎ kitty");
+    pty.send("\x1b[27u"); // kitty Esc: the flow is dirty, so it warns
+    pty.wait_for("Press Esc again");
+    pty.send("\x1b[27u");
+    assert_eq!(pty.wait_exit(), 1);
+    assert!(pty.wrote(b"\x1b[<1u"), "and popped on exit");
+    assert_eq!(out(&sb)["details"]["answers"]["db"]["note"], "kitty");
+}

@@ -70,21 +70,22 @@ impl LiveTerminal {
         Ok(LiveTerminal { terminal, screen: Screen::new(config_path), stop })
     }
 
-    /// Turns on the kitty keyboard protocol when the terminal says it has it. The query waits
-    /// for an answer (at most two seconds on a terminal that never answers), so call it after the
-    /// first frame is on screen; `ASK_USER_KEYBOARD_PROBE=0` skips it.
-    ///
-    /// crossterm writes the query to stdout when it cannot write `/dev/tty`, which would corrupt
-    /// a redirected result, so the probe only runs when stdin and stdout are the terminal.
+    /// Turns on the kitty keyboard protocol when the terminal has it: known kitty-protocol
+    /// terminals are recognized by their environment; otherwise the terminal is asked. The query
+    /// waits for an answer (at most two seconds on a terminal that never answers), so this runs
+    /// after the first frame is on screen. crossterm writes that query to stdout when it cannot
+    /// write `/dev/tty`, which would corrupt a redirected result, so it is only asked when stdin
+    /// and stdout are the terminal. `ASK_USER_KEYBOARD_PROBE=0` turns all of this off.
     pub fn enable_kitty_keys(&mut self) {
         use std::io::IsTerminal;
-        if std::env::var("ASK_USER_KEYBOARD_PROBE").is_ok_and(|v| v == "0")
-            || !io::stdout().is_terminal()
-            || !io::stdin().is_terminal()
-        {
+        if std::env::var("ASK_USER_KEYBOARD_PROBE").is_ok_and(|v| v == "0") {
             return;
         }
-        if matches!(crossterm::terminal::supports_keyboard_enhancement(), Ok(true)) {
+        let supported = known_kitty_terminal(|k| std::env::var(k).ok())
+            || (io::stdout().is_terminal()
+                && io::stdin().is_terminal()
+                && matches!(crossterm::terminal::supports_keyboard_enhancement(), Ok(true)));
+        if supported {
             let flags = KeyboardEnhancementFlags::DISAMBIGUATE_ESCAPE_CODES;
             if execute!(self.terminal.backend_mut(), PushKeyboardEnhancementFlags(flags)).is_ok() {
                 KITTY_PUSHED.store(true, Ordering::SeqCst);
@@ -124,5 +125,33 @@ impl LiveTerminal {
 impl Drop for LiveTerminal {
     fn drop(&mut self) {
         restore();
+    }
+}
+
+/// Terminals known to speak the kitty keyboard protocol, recognized by their environment.
+pub fn known_kitty_terminal(var: impl Fn(&str) -> Option<String>) -> bool {
+    let term = var("TERM").unwrap_or_default();
+    let program = var("TERM_PROGRAM").unwrap_or_default();
+    var("KITTY_WINDOW_ID").is_some()
+        || term == "xterm-kitty"
+        || term.starts_with("foot")
+        || term == "xterm-ghostty"
+        || matches!(program.as_str(), "WezTerm" | "ghostty")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::known_kitty_terminal;
+
+    #[test]
+    fn kitty_terminals_are_recognized_by_their_environment() {
+        let env = |pairs: &'static [(&'static str, &'static str)]| {
+            move |k: &str| pairs.iter().find(|(n, _)| *n == k).map(|(_, v)| (*v).to_owned())
+        };
+        assert!(known_kitty_terminal(env(&[("TERM", "xterm-kitty")])));
+        assert!(known_kitty_terminal(env(&[("TERM", "foot-extra")])));
+        assert!(known_kitty_terminal(env(&[("TERM_PROGRAM", "WezTerm")])));
+        assert!(!known_kitty_terminal(env(&[("TERM", "xterm-256color"), ("TERM_PROGRAM", "tmux")])));
+        assert!(!known_kitty_terminal(env(&[])));
     }
 }

@@ -13,6 +13,7 @@ use super::Sandbox;
 
 pub struct Pty {
     parser: Arc<Mutex<vt100::Parser>>,
+    raw: Arc<Mutex<Vec<u8>>>,
     writer: Box<dyn Write + Send>,
     master: Box<dyn MasterPty + Send>,
     pub child: Box<dyn Child + Send + Sync>,
@@ -25,6 +26,11 @@ fn size(cols: u16, rows: u16) -> PtySize {
 impl Pty {
     /// Runs `sh -c script` in the sandbox directory on a `cols`×`rows` terminal.
     pub fn spawn(sb: &Sandbox, script: &str, cols: u16, rows: u16) -> Pty {
+        Pty::spawn_with(sb, script, cols, rows, &[])
+    }
+
+    /// Like [`Pty::spawn`], with extra environment variables.
+    pub fn spawn_with(sb: &Sandbox, script: &str, cols: u16, rows: u16, env: &[(&str, &str)]) -> Pty {
         let pair = native_pty_system().openpty(size(cols, rows)).unwrap();
         let mut cmd = CommandBuilder::new("sh");
         cmd.args(["-c", script]);
@@ -34,6 +40,9 @@ impl Pty {
         cmd.env("ASK_LOG_DIR", sb.path("logs"));
         cmd.env("ASK_USER_KEYBOARD_PROBE", "0");
         cmd.env("TERM", "xterm-256color");
+        for (k, v) in env {
+            cmd.env(k, v);
+        }
         let child = pair.slave.spawn_command(cmd).unwrap();
         drop(pair.slave);
         let parser = Arc::new(Mutex::new(vt100::Parser::new(
@@ -43,17 +52,25 @@ impl Pty {
         )));
         let mut reader = pair.master.try_clone_reader().unwrap();
         let sink = Arc::clone(&parser);
+        let raw = Arc::new(Mutex::new(Vec::new()));
+        let raw_sink = Arc::clone(&raw);
         std::thread::spawn(move || {
             let mut buf = [0u8; 8192];
             while let Ok(n) = reader.read(&mut buf) {
                 if n == 0 {
                     break;
                 }
+                raw_sink.lock().unwrap().extend_from_slice(&buf[..n]);
                 sink.lock().unwrap().process(&buf[..n]);
             }
         });
         let writer = pair.master.take_writer().unwrap();
-        Pty { parser, writer, master: pair.master, child }
+        Pty { parser, raw, writer, master: pair.master, child }
+    }
+
+    /// Whether the program has written `bytes` to the terminal so far.
+    pub fn wrote(&self, bytes: &[u8]) -> bool {
+        self.raw.lock().unwrap().windows(bytes.len()).any(|w| w == bytes)
     }
 
     /// Types bytes into the terminal.
