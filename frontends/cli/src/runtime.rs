@@ -45,6 +45,39 @@ pub fn print_result(result: &ToolResult) -> anyhow::Result<()> {
     Ok(())
 }
 
+/// Opens a form the way every command does: store its raw payload first when it is new (also
+/// without a UI, so `/ask:replay` finds it), give the "Needs user input" result when there is no
+/// UI, else record a new flow and run it.
+pub fn open_form(
+    store: &Store,
+    flow: &FlowArgs,
+    form: Form,
+    origin: Origin,
+    new_payload: Option<(String, serde_json::Value)>,
+    report: Report,
+) -> anyhow::Result<Status> {
+    let id = match new_payload {
+        Some((id, params)) => {
+            let entry = ask_storage::PayloadEntry {
+                version: 1,
+                timestamp: now_ms(),
+                params,
+                source: origin.source,
+                flow_id: Some(id.clone()),
+            };
+            store.save_payload(&flow.session, &entry)?;
+            id
+        }
+        None => new_flow_id(),
+    };
+    if crate::terminal::no_ui(flow) {
+        print_result(&ask_engine::fallback_result(&form))?;
+        return Ok(Status::NoTerminal);
+    }
+    let mut session = start_flow(store, id, form, origin, flow)?;
+    run(&mut session, flow, report)
+}
+
 /// Records and opens a new flow for `form`.
 pub fn start_flow<'s>(
     store: &'s Store,

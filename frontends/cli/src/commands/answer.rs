@@ -3,12 +3,12 @@
 use anyhow::{Context, bail};
 use ask_engine::Origin;
 use ask_schema::{FormSource, validate};
-use ask_storage::{PayloadEntry, Store, pi_session};
+use ask_storage::{Store, pi_session};
 
 use crate::cli::AnswerArgs;
 use crate::exit::Status;
 use crate::extractor::{ExtractorCommand, extract};
-use crate::runtime::{Report, new_flow_id, now_ms, run, start_flow};
+use crate::runtime::{Report, new_flow_id, open_form};
 
 pub fn run_answer(args: &AnswerArgs) -> anyhow::Result<Status> {
     let store = crate::paths::open_store(args.flow.store.as_deref())?;
@@ -46,24 +46,9 @@ pub fn run_answer(args: &AnswerArgs) -> anyhow::Result<Status> {
             return Ok(Status::Invalid);
         }
     };
-    let id = new_flow_id();
-    if !args.again {
-        let entry = PayloadEntry {
-            version: 1,
-            timestamp: now_ms(),
-            params: raw,
-            source: FormSource::AnswerExtraction,
-            flow_id: Some(id.clone()),
-        };
-        store.save_payload(&args.flow.session, &entry)?;
-    }
-    if crate::terminal::no_ui(&args.flow) {
-        crate::runtime::print_result(&ask_engine::fallback_result(&form))?;
-        return Ok(Status::NoTerminal);
-    }
     let origin = Origin { source: FormSource::AnswerExtraction, command: "answer".to_owned() };
-    let mut session = start_flow(&store, id, form, origin, &args.flow)?;
-    run(&mut session, &args.flow, Report::CommandText)
+    let new_payload = (!args.again).then(|| (new_flow_id(), raw));
+    open_form(&store, &args.flow, form, origin, new_payload, Report::CommandText)
 }
 
 /// The message to extract from: `--text`, or the newest assistant message on the pi branch,

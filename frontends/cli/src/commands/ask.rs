@@ -5,11 +5,11 @@ use std::path::{Path, PathBuf};
 use anyhow::Context;
 use ask_engine::{FlowState, Origin, fallback_result, invalid_result};
 use ask_schema::{Form, FormSource, Issue, validate_text};
-use ask_storage::{PayloadEntry, Store};
+use ask_storage::Store;
 
 use crate::cli::AskArgs;
 use crate::exit::Status;
-use crate::runtime::{Report, finish, new_flow_id, now_ms, print_result, run, start_flow};
+use crate::runtime::{Report, finish, new_flow_id, open_form, print_result, run};
 use crate::session::FlowSession;
 
 /// Reads and validates the payload; `Err(issues)` for anything that is not a valid form.
@@ -42,20 +42,7 @@ pub fn run_ask(args: &AskArgs) -> anyhow::Result<Status> {
         return resume_or_report(&store, id.clone(), args);
     }
     let id = args.id.clone().unwrap_or_else(new_flow_id);
-    let entry = PayloadEntry {
-        version: 1,
-        timestamp: now_ms(),
-        params: raw,
-        source: FormSource::Tool,
-        flow_id: Some(id.clone()),
-    };
-    store.save_payload(&args.flow.session, &entry)?;
-    if crate::terminal::no_ui(&args.flow) {
-        print_result(&fallback_result(&form))?;
-        return Ok(Status::NoTerminal);
-    }
-    let mut session = start_flow(&store, id, form, Origin::tool(), &args.flow)?;
-    run(&mut session, &args.flow, Report::ToolJson)
+    open_form(&store, &args.flow, form, Origin::tool(), Some((id, raw)), Report::ToolJson)
 }
 
 /// `--id` of a known flow: a finished flow returns its recorded result without asking again;

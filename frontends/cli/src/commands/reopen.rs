@@ -83,13 +83,8 @@ pub fn run_replay(args: &ReplayArgs) -> anyhow::Result<Status> {
     };
     let n = form.questions.len();
     eprintln!("ask-user: replaying {n} question{}", if n == 1 { "" } else { "s" });
-    if crate::terminal::no_ui(&args.flow) {
-        crate::runtime::print_result(&ask_engine::fallback_result(&form))?;
-        return Ok(Status::NoTerminal);
-    }
     let origin = Origin { source: FormSource::Tool, command: "replay".to_owned() };
-    let mut session = start_flow(&store, new_flow_id(), form, origin, &args.flow)?;
-    run(&mut session, &args.flow, Report::CommandText)
+    crate::runtime::open_form(&store, &args.flow, form, origin, None, Report::CommandText)
 }
 
 /// `ask-user settings`: a flow with no questions, the overlay alone.
