@@ -122,7 +122,7 @@ fn sigterm_restores_the_terminal_and_keeps_answers_for_resume() {
         "alternate screen, bracketed paste, hidden cursor while running"
     );
     let pid = std::fs::read_to_string(sb.path("pid")).unwrap();
-    std::process::Command::new("kill").args(["-TERM", pid.trim()]).status().unwrap();
+    std::process::Command::new("sh").args(["-c", &format!("kill -TERM {}", pid.trim())]).status().unwrap();
     pty.wait_exit();
     assert_eq!(std::fs::read_to_string(sb.path("rc")).unwrap().trim(), "rc=5");
     let stty = std::fs::read_to_string(sb.path("stty.txt")).unwrap();
