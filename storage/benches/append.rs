@@ -12,12 +12,10 @@ fn main() {
     let dir = tempfile::tempdir_in(std::env::var_os("ASK_BENCH_DIR").unwrap_or_else(|| ".".into())).unwrap();
     let store = Store::open(&dir.path().join("bench.redb")).unwrap();
     store
-        .create_flow(&FlowRecord {
-            id: "bench".into(),
-            command: "ask".into(),
-            session: "b".into(),
-            created_ms: 0,
-        })
+        .create_flow(
+            &FlowRecord { id: "bench".into(), command: "ask".into(), session: "b".into(), created_ms: 0 },
+            &Event::key(KeyPress::parse("down").unwrap()),
+        )
         .unwrap();
     let keys = ["down", "space", "enter", "tab", "n", "x", "backspace", "shift+n"]
         .map(|k| Event::key(KeyPress::parse(k).unwrap()));

@@ -43,11 +43,12 @@ proptest! {
     fn export_then_replay_equals_live(n in 1..4usize, multi in any::<bool>(), keys in prop::collection::vec(prop::sample::select(KEYS), 0..80)) {
         let dir = tempfile::tempdir().unwrap();
         let store = Store::open(&dir.path().join("s.redb")).unwrap();
-        store.create_flow(&FlowRecord { id: "f".into(), command: "ask".into(), session: "s".into(), created_ms: 0 }).unwrap();
         let form = validate(&form(n, multi), FormSource::Tool).unwrap();
         let opened = Event::FlowOpened { form: form.into(), settings: Settings::default(), origin: Origin::tool(), size: Size::default(), notices: vec![] };
+        store.create_flow(&FlowRecord { id: "f".into(), command: "ask".into(), session: "s".into(), created_ms: 0 }, &opened).unwrap();
         let mut live = FlowState::default();
-        for event in std::iter::once(opened).chain(keys.iter().map(|k| Event::key(KeyPress::parse(k).unwrap()))) {
+        live.apply(&opened);
+        for event in keys.iter().map(|k| Event::key(KeyPress::parse(k).unwrap())) {
             store.append("f", &event).unwrap();
             live.apply(&event);
         }

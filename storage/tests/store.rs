@@ -16,20 +16,25 @@ fn key(id: &str) -> Event {
     Event::key(KeyPress::parse(id).unwrap())
 }
 
+/// Any event will do as the opening one for storage tests.
+fn opening() -> Event {
+    Event::TerminalResized { size: Size { width: 80, height: 24 } }
+}
+
 #[test]
 fn events_round_trip_in_order_per_flow() {
     let dir = tempfile::tempdir().unwrap();
     let store = Store::open(&dir.path().join("s.redb")).unwrap();
-    store.create_flow(&record("b", 2)).unwrap();
-    store.create_flow(&record("a", 1)).unwrap();
+    store.create_flow(&record("b", 2), &opening()).unwrap();
+    store.create_flow(&record("a", 1), &opening()).unwrap();
     let a = vec![key("down"), Event::TextPasted { text: "x\ny".into() }, key("shift+n")];
     let b = vec![Event::TerminalResized { size: Size { width: 9, height: 3 } }];
     for (i, e) in a.iter().enumerate() {
-        assert_eq!(store.append("a", e).unwrap(), i as u64);
+        assert_eq!(store.append("a", e).unwrap(), i as u64 + 1, "after the opening event");
     }
     store.append("b", &b[0]).unwrap();
-    assert_eq!(store.events("a").unwrap(), a);
-    assert_eq!(store.events("b").unwrap(), b);
+    assert_eq!(store.events("a").unwrap()[1..], a);
+    assert_eq!(store.events("b").unwrap(), [opening(), b[0].clone()]);
     let ids: Vec<String> = store.flows().unwrap().into_iter().map(|r| r.id).collect();
     assert_eq!(ids, ["a", "b"], "oldest first");
 }
@@ -40,11 +45,11 @@ fn events_survive_reopening() {
     let path = dir.path().join("nested/dir/s.redb");
     {
         let store = Store::open(&path).unwrap();
-        store.create_flow(&record("f", 1)).unwrap();
+        store.create_flow(&record("f", 1), &opening()).unwrap();
         store.append("f", &key("esc")).unwrap();
     }
     let store = Store::open(&path).unwrap();
-    assert_eq!(store.events("f").unwrap(), vec![key("esc")]);
+    assert_eq!(store.events("f").unwrap(), vec![opening(), key("esc")]);
     assert_eq!(store.flow("f").unwrap(), Some(record("f", 1)));
 }
 
@@ -52,8 +57,9 @@ fn events_survive_reopening() {
 fn a_flow_id_is_used_once() {
     let dir = tempfile::tempdir().unwrap();
     let store = Store::open(&dir.path().join("s.redb")).unwrap();
-    store.create_flow(&record("f", 1)).unwrap();
-    assert!(matches!(store.create_flow(&record("f", 2)), Err(StoreError::FlowExists(_))));
+    store.create_flow(&record("f", 1), &opening()).unwrap();
+    assert!(matches!(store.create_flow(&record("f", 2), &key("up")), Err(StoreError::FlowExists(_))));
+    assert_eq!(store.events("f").unwrap(), vec![opening()], "the refused flow wrote nothing");
 }
 
 #[test]

@@ -54,7 +54,7 @@ fn kill_at_random_points_loses_nothing_committed() {
         seed ^= seed << 13;
         seed ^= seed >> 7;
         seed ^= seed << 17;
-        let delay = Duration::from_millis(20 + seed % 260);
+        let delay = Duration::from_millis(seed % 280); // some land before the flow exists
         let sb = Sandbox::new();
         let p = sb.file("p.json", PAYLOAD);
         let k = sb.file("k", SCRIPT);

@@ -93,7 +93,6 @@ pub fn start_flow<'s>(
         session: flow.session.clone(),
         created_ms: now_ms(),
     };
-    store.create_flow(&record)?;
     tracing::info!(flow = %id, command = %record.command, questions = form.questions.len(), "flow opened");
     let opened = Event::FlowOpened {
         form: form.into(),
@@ -102,7 +101,7 @@ pub fn start_flow<'s>(
         size: flow.size.unwrap_or_default(),
         notices: loaded.notices,
     };
-    Ok(FlowSession::start(store, id, opened)?)
+    Ok(FlowSession::start(store, &record, opened)?)
 }
 
 /// Commits and applies one event, carrying out its effects: an overlay toggle is saved to the

@@ -2,7 +2,7 @@
 //! the truth and a crash loses at most the event in flight.
 
 use ask_engine::{Effects, Event, FlowState};
-use ask_storage::{Store, StoreError};
+use ask_storage::{FlowRecord, Store, StoreError};
 
 /// One open flow: its id, the store its log lives in, and the folded state.
 pub struct FlowSession<'s> {
@@ -14,11 +14,16 @@ pub struct FlowSession<'s> {
 }
 
 impl<'s> FlowSession<'s> {
-    /// Starts a new flow whose log begins with `opened`.
-    pub fn start(store: &'s Store, id: String, opened: Event) -> Result<FlowSession<'s>, StoreError> {
-        let mut session = FlowSession { store, id, state: FlowState::default(), files: Default::default() };
-        session.push(opened)?;
-        Ok(session)
+    /// Starts a new flow: its record and opening event are committed together, then folded.
+    pub fn start(
+        store: &'s Store,
+        record: &FlowRecord,
+        opened: Event,
+    ) -> Result<FlowSession<'s>, StoreError> {
+        store.create_flow(record, &opened)?;
+        let mut state = FlowState::default();
+        state.apply(&opened);
+        Ok(FlowSession { store, id: record.id.clone(), state, files: Default::default() })
     }
 
     /// Reopens a flow by folding its recorded log.

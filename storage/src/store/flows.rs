@@ -22,8 +22,9 @@ pub struct FlowRecord {
 }
 
 impl Store {
-    /// Records a new flow; fails if the id is taken.
-    pub fn create_flow(&self, record: &FlowRecord) -> Result<(), StoreError> {
+    /// Records a new flow together with its opening event, in one durable transaction: a crash
+    /// can never leave a flow without the event that opens it. Fails if the id is taken.
+    pub fn create_flow(&self, record: &FlowRecord, opened: &Event) -> Result<(), StoreError> {
         let mut tx = self.db.begin_write().map_err(|e| self.io(e))?;
         tx.set_durability(Durability::Immediate).map_err(|e| self.io(e))?;
         {
@@ -33,6 +34,8 @@ impl Store {
             }
             let bytes = serde_json::to_vec(record).unwrap_or_default();
             flows.insert(record.id.as_str(), bytes.as_slice()).map_err(|e| self.io(e))?;
+            let mut events = tx.open_table(EVENTS).map_err(|e| self.io(e))?;
+            events.insert((record.id.as_str(), 0), encode(opened).as_slice()).map_err(|e| self.io(e))?;
         }
         tx.commit().map_err(|e| self.io(e))
     }
