@@ -28,7 +28,7 @@ fn events_round_trip_in_order_per_flow() {
     store.create_flow(&record("b", 2), &opening()).unwrap();
     store.create_flow(&record("a", 1), &opening()).unwrap();
     let a = vec![key("down"), Event::TextPasted { text: "x\ny".into() }, key("shift+n")];
-    let b = vec![Event::TerminalResized { size: Size { width: 9, height: 3 } }];
+    let b = [Event::TerminalResized { size: Size { width: 9, height: 3 } }];
     for (i, e) in a.iter().enumerate() {
         assert_eq!(store.append("a", e).unwrap(), i as u64 + 1, "after the opening event");
     }
