@@ -97,14 +97,14 @@ fn question_lines(q: &QuestionView, max: usize, height: usize) -> Lines {
         out.blank();
     }
     if q.freeform {
-        custom_row(&mut out, q.rows.last(), true, true, max);
+        custom_row(&mut out, q.rows.last(), CustomRow::FreeForm, max);
         out.focus = Some((0, out.len().saturating_sub(1)));
         return out;
     }
     for (i, row) in q.rows.iter().enumerate().skip(first).take(q.cursor - first + height + 1) {
         let start = out.len();
         if row.custom {
-            custom_row(&mut out, Some(row), false, i == q.cursor, max)
+            custom_row(&mut out, Some(row), CustomRow::Numbered { here: i == q.cursor }, max)
         } else {
             option_row(&mut out, row, q, i, max)
         }
@@ -156,17 +156,30 @@ fn option_row(out: &mut Lines, row: &RowView, q: &QuestionView, i: usize, max: u
     }
 }
 
-fn custom_row(out: &mut Lines, row: Option<&RowView>, freeform: bool, here: bool, max: usize) {
+/// How the `Type your own` row is drawn.
+#[derive(Clone, Copy)]
+enum CustomRow {
+    /// An `/answer` free-form question: `Type your answer:`, no number, no pointer.
+    FreeForm,
+    /// The numbered last row of a question; `here` when the cursor is on it.
+    Numbered { here: bool },
+}
+
+fn custom_row(out: &mut Lines, row: Option<&RowView>, kind: CustomRow, max: usize) {
     let Some(row) = row else { return };
-    let indent = if freeform { 2 } else { 5 };
-    if freeform {
-        out.push(vec![Span::styled("Type your answer:", style::bold())]);
-    } else {
-        let label_style = if row.selected { style::selected() } else { Default::default() };
-        let mut head = vec![pointer(here), Span::styled(format!("{}. ", row.number), style::dim())];
-        head.push(Span::styled(row.label.clone(), label_style));
-        out.push(head);
-    }
+    let indent = match kind {
+        CustomRow::FreeForm => {
+            out.push(vec![Span::styled("Type your answer:", style::bold())]);
+            2
+        }
+        CustomRow::Numbered { here } => {
+            let label_style = if row.selected { style::selected() } else { Default::default() };
+            let mut head = vec![pointer(here), Span::styled(format!("{}. ", row.number), style::dim())];
+            head.push(Span::styled(row.label.clone(), label_style));
+            out.push(head);
+            5
+        }
+    };
     if let Some(e) = &row.editor {
         out.editor_view(e, indent, max, "Type your answer… (@ inserts a file path)");
     } else if !row.text.is_empty() {
