@@ -6,7 +6,14 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 
 /// ask-user: let an agent stop and ask its user structured questions.
 #[derive(Debug, Parser)]
-#[command(name = "ask-user", version, about, propagate_version = true)]
+#[command(
+    name = "ask-user",
+    version,
+    about = "Let a coding agent stop and ask its user structured questions, in a keyboard-first terminal form.",
+    after_help = "Exit status: 0 submitted or elaborated, 1 cancelled, 2 invalid input, 3 no terminal \
+(\"Needs user input\"), 4 a --script ended with the form open, 5 any other error (one line on stderr).",
+    propagate_version = true
+)]
 pub struct Cli {
     #[command(subcommand)]
     pub command: Command,
