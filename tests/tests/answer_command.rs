@@ -14,6 +14,16 @@ fn s(path: &std::path::Path) -> &str {
     path.to_str().unwrap()
 }
 
+/// `ask-user answer --text TEXT --extractor EXTRACTOR --script KEYS`.
+fn answer_text(
+    sb: &Sandbox,
+    text: &std::path::Path,
+    extractor_name: &str,
+    keys: &std::path::Path,
+) -> common::Run {
+    sb.run(&["answer", "--text", s(text), "--extractor", &extractor(extractor_name), "--script", s(keys)])
+}
+
 const MESSAGE: &str = "Done. Two follow-ups:\n1. Should the CI run on Linux only, or Linux + macOS?\n2. What package name do you want?";
 
 #[test]
@@ -54,15 +64,7 @@ fn chatty_output_is_retried_with_the_error_and_previous_output_fed_back() {
     sb.file("config.json", r#"{"answer":{"extractionRetries":1}}"#);
     let text = sb.file("msg.txt", MESSAGE);
     let keys = sb.file("k", "type \"x\"\nenter\n1\n1\n");
-    let r = sb.run(&[
-        "answer",
-        "--text",
-        s(&text),
-        "--extractor",
-        &extractor("chatty_then_valid.sh"),
-        "--script",
-        s(&keys),
-    ]);
+    let r = answer_text(&sb, &text, "chatty_then_valid.sh", &keys);
     assert_eq!(r.code, 0, "{}", r.stderr);
     assert_eq!(r.stdout, "Q1: x\n");
 }
@@ -74,15 +76,7 @@ fn always_invalid_output_gives_a_clear_message_after_the_last_attempt(#[case] re
     let sb = Sandbox::new();
     sb.file("config.json", &format!(r#"{{"answer":{{"extractionRetries":{retries}}}}}"#));
     let text = sb.file("msg.txt", MESSAGE);
-    let r = sb.run(&[
-        "answer",
-        "--text",
-        s(&text),
-        "--extractor",
-        &extractor("always_invalid.sh"),
-        "--script",
-        s(&sb.file("k", "")),
-    ]);
+    let r = answer_text(&sb, &text, "always_invalid.sh", &sb.file("k", ""));
     assert_eq!((r.code, r.stdout.as_str()), (5, ""));
     let expected = format!("after {} attempt(s): the output is not raw JSON", retries + 1);
     assert!(r.stderr.contains(&expected), "{}", r.stderr);
@@ -94,15 +88,7 @@ fn a_slow_extractor_is_stopped_at_the_timeout() {
     sb.file("config.json", r#"{"answer":{"extractionTimeoutMs":300,"extractionRetries":0}}"#);
     let text = sb.file("msg.txt", MESSAGE);
     let start = std::time::Instant::now();
-    let r = sb.run(&[
-        "answer",
-        "--text",
-        s(&text),
-        "--extractor",
-        &extractor("slow.sh"),
-        "--script",
-        s(&sb.file("k", "")),
-    ]);
+    let r = answer_text(&sb, &text, "slow.sh", &sb.file("k", ""));
     assert!(start.elapsed() < std::time::Duration::from_secs(3), "did not wait for the slow extractor");
     assert_eq!(r.code, 5);
     assert!(r.stderr.contains("it took longer than 300 ms"), "{}", r.stderr);
@@ -112,15 +98,7 @@ fn a_slow_extractor_is_stopped_at_the_timeout() {
 fn no_questions_means_no_ui_and_nothing_stored() {
     let sb = Sandbox::new();
     let text = sb.file("msg.txt", "All done, nothing to ask.");
-    let r = sb.run(&[
-        "answer",
-        "--text",
-        s(&text),
-        "--extractor",
-        &extractor("no_questions.sh"),
-        "--script",
-        s(&sb.file("k", "1\n")),
-    ]);
+    let r = answer_text(&sb, &text, "no_questions.sh", &sb.file("k", "1\n"));
     assert_eq!((r.code, r.stdout.as_str()), (5, ""));
     assert_eq!(r.stderr, "ask-user: no questions found in the assistant message\n");
     let store = ask_storage::Store::open(&sb.store()).unwrap();
@@ -132,15 +110,7 @@ fn no_questions_means_no_ui_and_nothing_stored() {
 fn an_invalid_extracted_form_is_reported_as_invalid_payload_without_ui() {
     let sb = Sandbox::new();
     let text = sb.file("msg.txt", MESSAGE);
-    let r = sb.run(&[
-        "answer",
-        "--text",
-        s(&text),
-        "--extractor",
-        &extractor("invalid_form.sh"),
-        "--script",
-        s(&sb.file("k", "1\n")),
-    ]);
+    let r = answer_text(&sb, &text, "invalid_form.sh", &sb.file("k", "1\n"));
     assert_eq!((r.code, r.stdout.as_str()), (2, ""));
     assert!(
         r.stderr.starts_with("Invalid ask_user payload:\n- questions[0].options[1].freeform: "),
@@ -191,15 +161,7 @@ fn answer_again_reopens_the_newest_extracted_form() {
     let sb = Sandbox::new();
     let text = sb.file("msg.txt", MESSAGE);
     let cancel = sb.file("esc", "esc\n");
-    let r = sb.run(&[
-        "answer",
-        "--text",
-        s(&text),
-        "--extractor",
-        &extractor("valid.sh"),
-        "--script",
-        s(&cancel),
-    ]);
+    let r = answer_text(&sb, &text, "valid.sh", &cancel);
     assert_eq!((r.code, r.stdout.as_str()), (1, ""), "cancelled command flows print nothing");
     assert!(r.stderr.contains("cancelled"));
     let keys = sb.file("k", "1\ntype \"pkg\"\nenter\n1\n1\n");

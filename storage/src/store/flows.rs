@@ -70,16 +70,12 @@ impl Store {
 
     /// A flow's events in order.
     pub fn events(&self, flow: &str) -> Result<Vec<Event>, StoreError> {
-        let tx = self.db.begin_read().map_err(|e| self.io(e))?;
-        let events = tx.open_table(EVENTS).map_err(|e| self.io(e))?;
-        let mut out = Vec::new();
-        for row in events.range((flow, 0)..=(flow, u64::MAX)).map_err(|e| self.io(e))? {
-            let (key, bytes) = row.map_err(|e| self.io(e))?;
-            let event = decode(bytes.value())
-                .map_err(|e| self.decode_error(flow, format!("event {}: {e}", key.value().1)))?;
-            out.push(event);
-        }
-        Ok(out)
+        self.read_rows(EVENTS, flow)?
+            .into_iter()
+            .map(|(seq, bytes)| {
+                decode(&bytes).map_err(|e| self.decode_error(flow, format!("event {seq}: {e}")))
+            })
+            .collect()
     }
 
     pub(super) fn decode_error(&self, flow: &str, detail: String) -> StoreError {

@@ -16,7 +16,7 @@ use std::path::{Path, PathBuf};
 use std::thread::sleep;
 use std::time::{Duration, Instant};
 
-use redb::{Database, DatabaseError, ReadableTable, TableDefinition};
+use redb::{Database, DatabaseError, ReadableDatabase, ReadableTable, TableDefinition};
 
 pub use flows::FlowRecord;
 pub use payloads::PayloadEntry;
@@ -121,6 +121,22 @@ impl Store {
         };
         tx.commit().map_err(|e| self.io(e))?;
         Ok(seq)
+    }
+
+    /// Every row under `key` in a keyed log table, in sequence order, as (seq, bytes).
+    fn read_rows(
+        &self,
+        table: TableDefinition<(&str, u64), &[u8]>,
+        key: &str,
+    ) -> Result<Vec<(u64, Vec<u8>)>, StoreError> {
+        let tx = self.db.begin_read().map_err(|e| self.io(e))?;
+        let t = tx.open_table(table).map_err(|e| self.io(e))?;
+        let mut out = Vec::new();
+        for row in t.range((key, 0)..=(key, u64::MAX)).map_err(|e| self.io(e))? {
+            let (k, bytes) = row.map_err(|e| self.io(e))?;
+            out.push((k.value().1, bytes.value().to_vec()));
+        }
+        Ok(out)
     }
 
     fn io(&self, e: impl Into<redb::Error>) -> StoreError {

@@ -1,7 +1,6 @@
 //! The payload store: every valid form, per session, saved before its UI opens.
 
 use ask_schema::FormSource;
-use redb::ReadableDatabase;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
@@ -33,15 +32,7 @@ impl Store {
 
     /// A session's payloads, oldest first; entries that cannot be decoded are skipped.
     pub fn payloads(&self, session: &str) -> Result<Vec<PayloadEntry>, StoreError> {
-        let tx = self.db.begin_read().map_err(|e| self.io(e))?;
-        let table = tx.open_table(PAYLOADS).map_err(|e| self.io(e))?;
-        let mut out = Vec::new();
-        for row in table.range((session, 0)..=(session, u64::MAX)).map_err(|e| self.io(e))? {
-            let (_, bytes) = row.map_err(|e| self.io(e))?;
-            if let Ok(entry) = serde_json::from_slice(bytes.value()) {
-                out.push(entry);
-            }
-        }
-        Ok(out)
+        let rows = self.read_rows(PAYLOADS, session)?;
+        Ok(rows.iter().filter_map(|(_, bytes)| serde_json::from_slice(bytes).ok()).collect())
     }
 }
