@@ -8,9 +8,6 @@ use serde::{Deserialize, Serialize};
 use crate::key::KeyPress;
 use crate::settings::Settings;
 
-/// The version of the event encoding written by this build. Older versions must keep folding.
-pub const EVENT_VERSION: u32 = 1;
-
 /// The terminal size in cells.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Size {
@@ -82,6 +79,9 @@ pub enum Event {
     SettingsChanged {
         /// The settings now in force.
         settings: Settings,
+        /// Problems met while loading them (e.g. unusable keymaps), shown in the overlay.
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        notices: Vec<String>,
     },
     /// Saving a toggle from the overlay failed: these settings are back in force.
     SettingsSaveFailed {

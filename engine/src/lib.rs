@@ -39,7 +39,8 @@
 //!
 //! # Design
 //!
-//! * [`Event`]s are facts in the past tense, serde-tagged and versioned ([`EVENT_VERSION`]).
+//! * [`Event`]s are facts in the past tense. Their stored wire form is frozen and versioned by
+//!   the storage crate (`ask_storage::wire`), not by these types.
 //! * [`FlowState::apply`] is total: it never panics and ignores events that mean nothing in the
 //!   current state, so any log, old or odd, folds.
 //! * Key meaning is decided in the fold from state alone: the settings in force are themselves
@@ -59,10 +60,10 @@ mod settings;
 mod state;
 
 pub use editor::TextBuffer;
-pub use event::{EVENT_VERSION, Event, Origin, Size};
+pub use event::{Event, Origin, Size};
 pub use fold::Effects;
 pub use key::{KeyCode, KeyParseError, KeyPress, Modifiers};
-pub use project::outcomes::{fallback_result, invalid_result};
+pub use project::outcomes::{fallback_result, id_conflict_result, invalid_result};
 pub use project::review::ReviewEntry;
 pub use project::view::ViewModel;
 pub use script::{ScriptError, Step, parse_script, script_steps};

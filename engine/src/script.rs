@@ -107,7 +107,10 @@ impl Step {
             Step::Paste(text) => vec![Event::TextPasted { text: text.clone() }],
             Step::Resize(size) => vec![Event::TerminalResized { size: *size }],
             Step::Set { path, value } => {
-                vec![Event::SettingsChanged { settings: settings.with_change(path, value)? }]
+                vec![Event::SettingsChanged {
+                    settings: settings.with_change(path, value)?,
+                    notices: Vec::new(),
+                }]
             }
         })
     }

@@ -82,7 +82,7 @@ pub struct Details {
 /// `{kind:"invalid_input", issues}`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct InputError {
-    /// Always `invalid_input`.
+    /// `invalid_input` (the contract), or `id_conflict` (ask-user: a reused flow id).
     pub kind: String,
     /// Every problem found, in payload order.
     pub issues: Vec<Issue>,

@@ -1,14 +1,27 @@
-//! Durable state of ask-user outside the pure engine: the redb event log and payload store,
-//! portable log files, pi session files, and the config file. The engine never sees any of it.
+//! Durable state of ask-user outside the pure engine: the redb event log shared by any number
+//! of processes, the payload store, portable log files, pi session files, the config file, and
+//! [`DurableFlow`], the one loop every frontend drives a flow through. The engine never sees
+//! any of it.
 
 mod config_file;
+mod durable_flow;
+pub mod files;
 pub mod log_file;
-pub mod log_format;
 pub mod pi_session;
 mod store;
+pub mod wire;
 
 pub use config_file::{
-    AnswerSettings, ConfigError, LoadedConfig, SCHEMA_VERSION, load_settings, load_settings_with_env,
-    reload_settings, save_toggle,
+    AnswerSettings, ConfigError, LoadedConfig, SCHEMA_VERSION, StoreSettings, load_settings,
+    load_settings_with_env, reload_config, save_toggle,
 };
-pub use store::{FlowRecord, PayloadEntry, Store, StoreError};
+pub use durable_flow::{DurableFlow, FileOffers, FlowHost};
+pub use store::{
+    Claim, FLOW_RECORD_VERSION, FlowRecord, Lease, PayloadEntry, PruneReport, PruneRule, STORE_VERSION,
+    Store, StoreError, panic_is_contained,
+};
+
+/// Milliseconds since the Unix epoch (0 if the clock is before it).
+pub fn now_ms() -> u64 {
+    std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_millis() as u64)
+}

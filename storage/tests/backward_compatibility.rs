@@ -1,21 +1,88 @@
-//! Logs written by every released event version must keep replaying to the same result.
+//! Everything an older ask-user wrote must keep opening and replaying to the same result.
 #![allow(clippy::unwrap_used, clippy::expect_used)] // tests fail loudly by design
 
-use ask_engine::FlowState;
+use ask_engine::{Event, FlowState};
+use ask_storage::Store;
 use ask_storage::log_file::{LogFileError, import};
-use ask_storage::log_format::{DecodeError, decode};
+use ask_storage::wire::{DecodeError, decode, encode};
 use rstest::rstest;
+
+fn result_json(state: &FlowState) -> String {
+    serde_json::to_string(&state.result().expect("completed")).unwrap()
+}
 
 #[rstest]
 #[case::v1("tests/fixtures/log-v1.jsonl", "tests/fixtures/log-v1.result.json")]
 fn checked_in_logs_replay_to_their_recorded_result(#[case] log: &str, #[case] result: &str) {
     let (header, events) = import(&std::fs::read_to_string(log).unwrap()).unwrap();
     assert_eq!(header.flow_id, "fixture-v1");
-    let state = FlowState::replay(&events);
-    let replayed = serde_json::to_value(state.result().expect("completed")).unwrap();
+    let replayed = serde_json::to_value(FlowState::replay(&events).result().expect("completed")).unwrap();
     let expected: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(result).unwrap()).unwrap();
     assert_eq!(replayed, expected);
+}
+
+/// One exported log per event variant of encoding v1, written by the build before v2: each
+/// holds its variant and replays to the byte-identical result that build printed.
+#[rstest]
+#[case::flow_opened_with_notices("flow-opened-notices", "FlowOpened")]
+#[case::key_pressed("key-pressed", "KeyPressed")]
+#[case::text_pasted("text-pasted", "TextPasted")]
+#[case::terminal_resized("terminal-resized", "TerminalResized")]
+#[case::settings_changed("settings-changed", "SettingsChanged")]
+#[case::settings_save_failed("settings-save-failed", "SettingsSaveFailed")]
+#[case::completions_offered("completions-offered", "CompletionsOffered")]
+fn every_v1_event_variant_replays_byte_identically(#[case] name: &str, #[case] variant: &str) {
+    let text = std::fs::read_to_string(format!("tests/fixtures/logs-v1/{name}.jsonl")).unwrap();
+    assert!(
+        text.lines().skip(1).any(|l| l.contains(&format!("\"type\":\"{variant}\""))),
+        "fixture holds {variant}"
+    );
+    let (_, events) = import(&text).unwrap();
+    let expected = std::fs::read_to_string(format!("tests/fixtures/logs-v1/{name}.result.json")).unwrap();
+    assert_eq!(result_json(&FlowState::replay(&events)), expected.trim_end());
+}
+
+#[test]
+fn a_v1_settings_change_upgrades_to_v2_without_notices() {
+    let line = std::fs::read_to_string("tests/fixtures/logs-v1/settings-changed.jsonl").unwrap();
+    let v1 = line.lines().find(|l| l.contains("SettingsChanged")).unwrap();
+    assert!(v1.contains("\"v\":1") && !v1.contains("notices"));
+    let Event::SettingsChanged { settings, notices } = decode(v1.as_bytes()).unwrap() else {
+        panic!("variant")
+    };
+    assert!(settings.behaviour.auto_submit_when_answered_without_notes);
+    assert!(notices.is_empty());
+    let again =
+        encode(&Event::SettingsChanged { settings, notices: vec!["Keymaps not used".into()] }).unwrap();
+    let text = String::from_utf8(again).unwrap();
+    assert!(text.contains("\"v\":2") && text.contains("\"notices\":[\"Keymaps not used\"]"), "{text}");
+}
+
+#[test]
+fn the_store_written_by_the_previous_build_opens_and_replays_byte_identically() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("store.redb");
+    std::fs::copy("tests/fixtures/store-v1.redb", &path).unwrap();
+    let store = Store::open(&path).expect("an old store opens (and gains version rows)");
+    let ids: Vec<String> = store.flows().unwrap().into_iter().map(|r| r.id).collect();
+    assert_eq!(ids.len(), 4);
+    for id in ["done-1", "cancelled-4", "done-2", "open-3"] {
+        assert!(ids.contains(&id.to_owned()), "{id} listed");
+        assert_eq!(store.flow(id).unwrap().unwrap().version, 1, "old records read as version 1");
+    }
+    for (id, file) in [("done-1", "store-v1.done-1.json"), ("done-2", "store-v1.done-2.json")] {
+        let expected = std::fs::read_to_string(format!("tests/fixtures/{file}")).unwrap();
+        assert_eq!(result_json(&FlowState::replay(&store.events(id).unwrap())), expected.trim_end(), "{id}");
+    }
+    let open = store.events("open-3").unwrap();
+    assert_eq!(open.len(), 6);
+    assert!(FlowState::replay(&open).outcome().is_none(), "the unfinished flow is still open");
+    assert_eq!(store.payloads("s1").unwrap().len(), 2);
+    assert_eq!(store.payloads("s2").unwrap().len(), 2);
+    drop(store);
+    let reopened = Store::open(&path).unwrap();
+    assert_eq!(reopened.events("done-1").unwrap().len(), 30, "opening twice changes nothing");
 }
 
 #[test]
@@ -23,9 +90,13 @@ fn events_without_a_version_are_read_as_version_1() {
     assert!(decode(br#"{"type":"KeyPressed","key":"down"}"#).is_ok());
 }
 
-#[test]
-fn newer_event_versions_are_refused_not_misread() {
-    assert_eq!(decode(br#"{"v":99,"type":"KeyPressed","key":"down"}"#), Err(DecodeError::Newer(99)));
+#[rstest]
+#[case::newer(br#"{"v":99,"type":"KeyPressed","key":"down"}"#.as_slice(), DecodeError::Newer(99))]
+#[case::next(br#"{"v":3,"type":"KeyPressed","key":"down"}"#.as_slice(), DecodeError::Newer(3))]
+fn newer_event_versions_are_refused_by_name(#[case] line: &[u8], #[case] expected: DecodeError) {
+    let err = decode(line).unwrap_err();
+    assert_eq!(err, expected);
+    assert!(err.to_string().contains("upgrade ask-user"));
 }
 
 #[rstest]

@@ -9,7 +9,14 @@ use ask_storage::{FlowRecord, PayloadEntry, Store, StoreError};
 use serde_json::json;
 
 fn record(id: &str, created_ms: u64) -> FlowRecord {
-    FlowRecord { id: id.into(), command: "ask".into(), session: "default".into(), created_ms }
+    FlowRecord::new(id, "ask", "default", created_ms)
+}
+
+const LEASES: redb::TableDefinition<&str, &[u8]> = redb::TableDefinition::new("leases");
+
+/// A plain redb handle on the store file, in the store's multi-writer mode.
+fn raw_handle(path: &std::path::Path) -> redb::Database {
+    redb::Builder::new().set_concurrency_mode(redb::ConcurrencyMode::MultiWriter).open(path).unwrap()
 }
 
 fn key(id: &str) -> Event {
@@ -82,31 +89,98 @@ fn payloads_are_kept_per_session_in_order() {
 }
 
 #[test]
-fn spec8_second_writer_waits_briefly_then_fails_clearly() {
+fn spec8_two_handles_on_one_file_write_and_see_each_others_commits() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("s.redb");
-    let _held = Store::open(&path).unwrap();
+    let first = Store::open(&path).unwrap();
+    let second = Store::open(&path).expect("a second handle opens at once (multi-writer mode)");
+    first.create_flow(&record("a", 1), &opening()).unwrap();
+    second.create_flow(&record("b", 2), &opening()).unwrap();
+    first.append("b", &key("down")).unwrap();
+    second.append("a", &key("up")).unwrap();
+    assert_eq!(
+        second.events("b").unwrap(),
+        [opening(), key("down")],
+        "reads follow the other handle's commits"
+    );
+    assert_eq!(first.events("a").unwrap(), [opening(), key("up")]);
+}
+
+#[test]
+fn spec8_threads_appending_at_once_lose_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("s.redb");
+    std::thread::scope(|scope| {
+        for t in 0..4 {
+            let path = path.clone();
+            scope.spawn(move || {
+                let store = Store::open(&path).unwrap();
+                let id = format!("t{t}");
+                store.create_flow(&record(&id, t), &opening()).unwrap();
+                for _ in 0..25 {
+                    store.append(&id, &key("down")).unwrap();
+                }
+            });
+        }
+    });
+    let store = Store::open(&path).unwrap();
+    for t in 0..4 {
+        assert_eq!(store.events(&format!("t{t}")).unwrap().len(), 26);
+    }
+}
+
+#[test]
+fn a_write_that_cannot_get_its_turn_is_a_one_line_busy_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("s.redb");
+    let holder = Store::open(&path).unwrap();
+    holder.create_flow(&record("f", 1), &opening()).unwrap();
+    let mut waiter = Store::open(&path).unwrap();
+    waiter.set_write_wait(Duration::from_millis(200));
+    // A raw redb handle holds a write transaction open, as a stuck process would.
+    let raw = raw_handle(&path);
+    let blocker = raw.begin_write().unwrap();
     let start = Instant::now();
-    let err = Store::open(&path).err().expect("locked");
-    assert!(start.elapsed() >= Duration::from_millis(1500), "waited before failing");
-    assert!(matches!(err, StoreError::Locked(_)));
-    assert!(err.to_string().contains("in use by another ask-user process"));
+    let err = waiter.append("f", &key("down")).unwrap_err();
+    drop(blocker);
+    assert!(start.elapsed() >= Duration::from_millis(200), "waited its bounded time first");
+    assert!(matches!(err, StoreError::Busy { .. }), "{err:?}");
+    let line = err.to_string();
+    assert!(
+        line.contains(&path.display().to_string()) && line.contains("busy") && !line.contains('\n'),
+        "{line}"
+    );
+    waiter.append("f", &key("down")).expect("works again once the lock is free");
 }
 
 #[test]
-fn spec9_corrupt_store_is_a_clear_error_and_left_untouched() {
+fn leases_name_the_live_holder_and_let_go() {
     let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("s.redb");
-    let garbage = b"definitely not a redb file, but somebody's data".repeat(100);
-    std::fs::write(&path, &garbage).unwrap();
-    let err = Store::open(&path).err().expect("unreadable");
-    let msg = err.to_string();
-    assert!(msg.contains(&path.display().to_string()) && msg.contains("left untouched"), "{msg}");
-    assert_eq!(std::fs::read(&path).unwrap(), garbage, "never silently emptied");
+    let store = Store::open(&dir.path().join("s.redb")).unwrap();
+    store.create_flow(&record("f", 1), &opening()).unwrap();
+    assert_eq!(store.holder("f").unwrap(), None);
+    assert_eq!(store.claim("f").unwrap(), ask_storage::Claim::Acquired);
+    assert_eq!(store.holder("f").unwrap().map(|l| l.pid), Some(std::process::id()));
+    assert_eq!(store.claim("f").unwrap(), ask_storage::Claim::Acquired, "this process may claim again");
+    store.release("f").unwrap();
+    assert_eq!(store.holder("f").unwrap(), None);
 }
 
 #[test]
-fn spec9_unwritable_store_directory_is_a_clear_error() {
-    let err = Store::open(std::path::Path::new("/proc/ask-user-test/s.redb")).err().expect("cannot create");
-    assert!(err.to_string().contains("/proc/ask-user-test"), "{err}");
+fn a_lease_of_a_dead_process_is_stale_and_taken_over() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = Store::open(&dir.path().join("s.redb")).unwrap();
+    store.create_flow(&record("f", 1), &opening()).unwrap();
+    let mut child = std::process::Command::new("true").spawn().unwrap();
+    let dead = child.id();
+    child.wait().unwrap();
+    {
+        let raw = raw_handle(&dir.path().join("s.redb"));
+        let tx = raw.begin_write().unwrap();
+        let lease = format!(r#"{{"version":1,"pid":{dead},"sinceMs":0}}"#);
+        tx.open_table(LEASES).unwrap().insert("f", lease.as_bytes()).unwrap();
+        tx.commit().unwrap();
+    }
+    assert_eq!(store.holder("f").unwrap(), None, "a dead holder is no holder");
+    assert_eq!(store.claim("f").unwrap(), ask_storage::Claim::Acquired);
 }

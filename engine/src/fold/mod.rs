@@ -60,7 +60,10 @@ impl FlowState {
                 Event::KeyPressed { key } => self.key(*key, &mut fx),
                 Event::TextPasted { text } => self.paste(text),
                 Event::TerminalResized { size } => self.size = *size,
-                Event::SettingsChanged { settings } => self.settings = *settings,
+                Event::SettingsChanged { settings, notices } => {
+                    self.settings = *settings;
+                    self.notices.clone_from(notices);
+                }
                 Event::SettingsSaveFailed { settings, message } => {
                     self.settings = *settings;
                     self.save_error = Some(message.clone());

@@ -35,3 +35,25 @@ pub fn fallback_result(form: &Form) -> ToolResult {
     };
     ToolResult::new(fallback_text(form), details)
 }
+
+/// The result for a call whose flow id was already used for a different form: nothing is
+/// asked and no recorded answer is handed out for the wrong question.
+pub fn id_conflict_result(id: &str) -> ToolResult {
+    let message = format!(
+        "flow id \"{id}\" was already used for a different form; its answers belong to that form. Ask again with a new id."
+    );
+    let details = Details {
+        title: None,
+        cancelled: true,
+        error: Some(InputError {
+            kind: "id_conflict".to_owned(),
+            issues: vec![Issue { path: "id".to_owned(), message: message.clone() }],
+        }),
+        mode: Mode::Submit,
+        questions: Vec::new(),
+        answers: IndexMap::new(),
+        continuation: None,
+        elaboration: None,
+    };
+    ToolResult::new(format!("ask_user was not shown: {message}"), details)
+}

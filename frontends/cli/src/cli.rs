@@ -11,7 +11,9 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
     version,
     about = "Let a coding agent stop and ask its user structured questions, in a keyboard-first terminal form.",
     after_help = "Exit status: 0 submitted or elaborated, 1 cancelled, 2 invalid input, 3 no terminal \
-(\"Needs user input\"), 4 a --script ended with the form open, 5 any other error (one line on stderr).",
+(\"Needs user input\"), 4 a --script ended with the form open, 5 any other error (one line on stderr), \
+6 the flow is still open in another process (ask --no-wait, wait --timeout), 7 the flow id was used \
+for a different form, 64 a command line that does not parse.",
     propagate_version = true
 )]
 pub struct Cli {
@@ -31,6 +33,8 @@ pub enum Command {
     Settings(SettingsArgs),
     /// Reopen an interrupted flow exactly where it stopped (default: the newest unfinished).
     Resume(ResumeArgs),
+    /// Wait for a flow another process is driving to complete; print its result as `ask` would.
+    Wait(WaitArgs),
     /// The event log: list flows, show one, export it for a bug report, replay a log file.
     Log {
         #[command(subcommand)]
@@ -165,6 +169,9 @@ pub enum LogCommand {
         store: StoreArgs,
     },
     /// Export a flow as a self-contained JSONL log file for a bug report.
+    ///
+    /// The file holds every keystroke of the flow, drafts and pasted text included: read it
+    /// before you share it.
     Export {
         /// The flow id.
         flow_id: String,
@@ -182,6 +189,50 @@ pub enum LogCommand {
         #[arg(long)]
         frames: bool,
     },
+    /// Delete finished flows by age or count (never unfinished ones or one open elsewhere).
+    Prune(PruneArgs),
+}
+
+/// `ask-user log prune`: which finished flows to delete.
+#[derive(Debug, Args)]
+pub struct PruneArgs {
+    /// Delete finished flows older than this: `30d`, `12h`, `90m` or seconds (default: the
+    /// config's store.retentionDays, 90 days).
+    #[arg(long, value_name = "AGE", value_parser = parse_age)]
+    pub older_than: Option<std::time::Duration>,
+    /// Keep only the newest N finished flows.
+    #[arg(long, value_name = "N")]
+    pub keep: Option<usize>,
+    /// The config file (for store.retentionDays).
+    #[arg(long, value_name = "FILE")]
+    pub config: Option<PathBuf>,
+    #[command(flatten)]
+    pub store: StoreArgs,
+}
+
+fn parse_age(s: &str) -> Result<std::time::Duration, String> {
+    let s = s.trim();
+    let (number, unit) = s.split_at(s.find(|c: char| !c.is_ascii_digit()).unwrap_or(s.len()));
+    let n: u64 = number.parse().map_err(|_| format!("expected an age like 30d, 12h or 90m, not {s:?}"))?;
+    let secs = match unit {
+        "" | "s" => 1,
+        "m" => 60,
+        "h" => 3600,
+        "d" => 86_400,
+        _ => return Err(format!("unknown unit {unit:?}: use d, h, m or s")),
+    };
+    Ok(std::time::Duration::from_secs(n.saturating_mul(secs)))
+}
+
+#[derive(Debug, Args)]
+pub struct WaitArgs {
+    /// The flow id.
+    pub flow_id: String,
+    /// Give up after this many seconds (exit 6); default: wait until the flow completes.
+    #[arg(long, value_name = "SECS")]
+    pub timeout: Option<f64>,
+    #[command(flatten)]
+    pub store: StoreArgs,
 }
 
 /// Just the store location.
@@ -199,6 +250,10 @@ pub struct AskArgs {
     /// A flow id (e.g. the agent's tool-call id).
     #[arg(long, value_name = "ID")]
     pub id: Option<String>,
+    /// If another process is showing the flow with this --id, exit 6 at once instead of
+    /// waiting for its answer.
+    #[arg(long, requires = "id")]
+    pub no_wait: bool,
     #[command(flatten)]
     pub flow: FlowArgs,
 }

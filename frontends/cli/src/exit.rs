@@ -17,6 +17,10 @@ pub enum Status {
     ScriptEnded,
     /// 5: a command found nothing to open (e.g. no stored form to replay).
     NoForm,
+    /// 6: the flow is still open in another process (`ask --no-wait`, `wait --timeout`).
+    StillOpen,
+    /// 7: the flow id was recorded for a different form.
+    IdConflict,
 }
 
 /// Any other failure, explained on stderr in one line.
@@ -33,6 +37,8 @@ impl From<Status> for ExitCode {
             Status::NoTerminal => 3,
             Status::ScriptEnded => 4,
             Status::NoForm => ERROR,
+            Status::StillOpen => 6,
+            Status::IdConflict => 7,
         })
     }
 }

@@ -5,8 +5,7 @@ use std::time::Duration;
 
 use anyhow::Context;
 use ask_engine::script_steps;
-
-use crate::session::FlowSession;
+use ask_storage::DurableFlow;
 
 /// Reads a script file (`-` = stdin).
 pub fn read_script(path: &Path) -> anyhow::Result<String> {
@@ -14,13 +13,8 @@ pub fn read_script(path: &Path) -> anyhow::Result<String> {
 }
 
 /// Feeds script steps until the flow completes or the script ends; lines after completion are
-/// not read.
-pub fn run_steps(
-    session: &mut FlowSession,
-    script: &str,
-    config: Option<&Path>,
-    pace: Option<Duration>,
-) -> anyhow::Result<()> {
+/// not read. `@` lookups are awaited after each event, so a script replays the same every time.
+pub fn run_steps(session: &mut DurableFlow, script: &str, pace: Option<Duration>) -> anyhow::Result<()> {
     if session.state().outcome().is_some() {
         return Ok(());
     }
@@ -29,7 +23,8 @@ pub fn run_steps(
             if let Some(pause) = pace {
                 std::thread::sleep(pause);
             }
-            crate::runtime::push(session, event, config)?;
+            session.push(event)?;
+            session.settle()?;
             if session.state().outcome().is_some() {
                 return Ok(());
             }

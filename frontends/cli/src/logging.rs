@@ -17,12 +17,14 @@ fn log_dir() -> Option<PathBuf> {
 /// Without a writable log directory the program runs without logs.
 pub fn init() -> Option<WorkerGuard> {
     let dir = log_dir()?;
-    std::fs::create_dir_all(&dir).ok()?;
+    ask_storage::files::create_private_dir(&dir).ok()?;
     let file = tracing_appender::rolling::RollingFileAppender::builder()
         .rotation(tracing_appender::rolling::Rotation::NEVER)
         .filename_prefix("ask-user.log")
         .build(&dir)
         .ok()?;
+    // The log names flows and may quote answers: owner-only, like the store.
+    let _ = ask_storage::files::make_private(&dir.join("ask-user.log"));
     let (writer, guard) = tracing_appender::non_blocking(file);
     let filter = EnvFilter::try_from_env("ASK_LOG").unwrap_or_else(|_| EnvFilter::new("info"));
     tracing_subscriber::fmt().with_writer(writer).with_ansi(false).with_env_filter(filter).try_init().ok()?;

@@ -12,7 +12,6 @@ mod input;
 mod logging;
 mod paths;
 mod runtime;
-mod session;
 mod terminal;
 
 use std::process::ExitCode;
@@ -35,6 +34,7 @@ fn main() -> ExitCode {
         Command::Ask(args) => commands::ask::run_ask(args),
         Command::Replay(args) => commands::reopen::run_replay(args),
         Command::Resume(args) => commands::reopen::run_resume(args),
+        Command::Wait(args) => commands::wait::run_wait(args),
         Command::Settings(args) => commands::reopen::run_settings(args),
         Command::Answer(args) => commands::answer::run_answer(args),
         Command::Log { command } => commands::log::run_log(command),

@@ -10,9 +10,13 @@ fn dirs() -> Option<directories::ProjectDirs> {
 
 /// `--config`, else `$ASK_USER_CONFIG`, else `<config dir>/ask-user/config.json`.
 pub fn config_path(flow: &FlowArgs) -> Option<PathBuf> {
-    flow.config
-        .clone()
-        .or_else(|| std::env::var_os("ASK_USER_CONFIG").map(PathBuf::from))
+    flow.config.clone().or_else(default_config_path)
+}
+
+/// `$ASK_USER_CONFIG`, else `<config dir>/ask-user/config.json`.
+pub fn default_config_path() -> Option<PathBuf> {
+    std::env::var_os("ASK_USER_CONFIG")
+        .map(PathBuf::from)
         .or_else(|| dirs().map(|d| d.config_dir().join("config.json")))
 }
 

@@ -1,24 +1,24 @@
-//! Running a flow to its end (headless or in the terminal) and reporting how it ended.
+//! Running a flow to its end (headless or in the terminal) and reporting how it ended. The
+//! commit → apply → effects loop itself is the library's [`DurableFlow`].
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
-use std::time::{Duration, SystemTime, UNIX_EPOCH};
+use std::time::{Duration, SystemTime};
 
 use anyhow::Context;
 use ask_engine::{Event, FlowState, Origin, Outcome};
 use ask_schema::{Form, ToolResult};
-use ask_storage::{FlowRecord, Store, save_toggle};
+use ask_storage::{DurableFlow, FlowHost, FlowRecord, Store, StoreError};
 use ask_tui::terminal::{Input, LiveTerminal};
 
 use crate::cli::FlowArgs;
 use crate::exit::Status;
 use crate::headless::{read_script, run_steps};
-use crate::session::FlowSession;
 
 /// How a finished flow reports to its caller.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Report {
-    /// The tool result JSON on stdout (`ask`, `resume`).
+    /// The tool result JSON on stdout (`ask`, `resume`, `wait`).
     ToolJson,
     /// Command-flow semantics (`replay`, `answer`): the result text on stdout, or a one-line
     /// notice on stderr when cancelled.
@@ -27,10 +27,7 @@ pub enum Report {
     Silent,
 }
 
-/// Milliseconds since the Unix epoch (0 if the clock is before it).
-pub fn now_ms() -> u64 {
-    SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| d.as_millis() as u64)
-}
+pub use ask_storage::now_ms;
 
 /// A fresh flow id: time plus a random suffix.
 pub fn new_flow_id() -> String {
@@ -78,21 +75,22 @@ pub fn open_form(
     run(&mut session, flow, report)
 }
 
-/// Records and opens a new flow for `form`.
+/// Records and opens a new flow for `form`; prunes old finished flows when a day has passed.
 pub fn start_flow<'s>(
     store: &'s Store,
     id: String,
     form: Form,
     origin: Origin,
     flow: &FlowArgs,
-) -> anyhow::Result<FlowSession<'s>> {
-    let loaded = ask_storage::load_settings(crate::paths::config_path(flow).as_deref());
-    let record = FlowRecord {
-        id: id.clone(),
-        command: origin.command.clone(),
-        session: flow.session.clone(),
-        created_ms: now_ms(),
-    };
+) -> anyhow::Result<DurableFlow<'s>> {
+    let config = crate::paths::config_path(flow);
+    let loaded = ask_storage::load_settings(config.as_deref());
+    match store.prune_if_due(now_ms(), loaded.store.retention_days) {
+        Ok(Some(report)) => tracing::info!(flows = report.flows, events = report.events, "pruned old flows"),
+        Ok(None) => {}
+        Err(e) => tracing::warn!(error = %e, "pruning old flows failed"),
+    }
+    let record = FlowRecord::new(id.clone(), origin.command.clone(), flow.session.clone(), now_ms());
     tracing::info!(flow = %id, command = %record.command, questions = form.questions.len(), "flow opened");
     let opened = Event::FlowOpened {
         form: form.into(),
@@ -101,30 +99,23 @@ pub fn start_flow<'s>(
         size: flow.size.unwrap_or_default(),
         notices: loaded.notices,
     };
-    Ok(FlowSession::start(store, &record, opened)?)
+    Ok(equip(DurableFlow::start(store, &record, opened)?, config))
 }
 
-/// Commits and applies one event, carrying out its effects: an overlay toggle is saved to the
-/// config file, and a failed save comes back as an event, as it would on any run.
-pub fn push(session: &mut FlowSession, event: Event, config: Option<&Path>) -> anyhow::Result<()> {
-    let before = *session.state().settings();
-    let fx = session.push(event)?;
-    if let (Some((toggle, on)), Some(path)) = (fx.save_toggle, config)
-        && let Err(e) = save_toggle(path, toggle, on)
-    {
-        tracing::warn!(error = %e, "settings save failed");
-        session.push(Event::SettingsSaveFailed { settings: before, message: e.to_string() })?;
-    }
-    if let Some(query) = fx.complete_query {
-        let root = std::env::current_dir().unwrap_or_else(|_| ".".into());
-        let items = session.files.offer(&root, &query);
-        session.push(Event::CompletionsOffered { query, items })?;
-    }
-    Ok(())
+/// Reopens a recorded flow in this process.
+pub fn resume_flow<'s>(store: &'s Store, id: &str, flow: &FlowArgs) -> Result<DurableFlow<'s>, StoreError> {
+    Ok(equip(DurableFlow::resume(store, id)?, crate::paths::config_path(flow)))
+}
+
+/// Effects go to the config file; `@` paths come from the current directory.
+fn equip(flow: DurableFlow<'_>, config: Option<PathBuf>) -> DurableFlow<'_> {
+    let root = std::env::current_dir().unwrap_or_else(|_| ".".into());
+    let mut index = crate::file_refs::FileIndex::default();
+    flow.with_host(FlowHost { config }).with_file_offers(Box::new(move |query| index.offer(&root, query)))
 }
 
 /// Runs an open flow headless (with `--script`) or in the terminal, then reports its end.
-pub fn run(session: &mut FlowSession, flow: &FlowArgs, report: Report) -> anyhow::Result<Status> {
+pub fn run(session: &mut DurableFlow, flow: &FlowArgs, report: Report) -> anyhow::Result<Status> {
     let config = crate::paths::config_path(flow);
     let Some(script) = &flow.script else {
         return interactive(session, config.as_deref(), report);
@@ -132,10 +123,10 @@ pub fn run(session: &mut FlowSession, flow: &FlowArgs, report: Report) -> anyhow
     if let Some(size) = flow.size
         && size != session.state().size()
     {
-        push(session, Event::TerminalResized { size }, None)?;
+        session.push(Event::TerminalResized { size })?;
     }
     let text = read_script(script)?;
-    run_steps(session, &text, config.as_deref(), flow.pace.map(Duration::from_millis))?;
+    run_steps(session, &text, flow.pace.map(Duration::from_millis))?;
     if let Some(path) = &flow.frame_out {
         let size = session.state().size();
         let mut term = ask_tui::MemoryTerminal::new(
@@ -156,7 +147,7 @@ fn config_display(config: Option<&Path>) -> Option<String> {
 }
 
 /// The live terminal loop: draw, read, commit, fold — until the flow completes.
-fn interactive(session: &mut FlowSession, config: Option<&Path>, report: Report) -> anyhow::Result<Status> {
+fn interactive(session: &mut DurableFlow, config: Option<&Path>, report: Report) -> anyhow::Result<Status> {
     let shown = config_display(config);
     let Ok(mut term) = LiveTerminal::open(shown.as_deref()) else {
         print_result(&ask_engine::fallback_result(session.state().form()))?;
@@ -164,26 +155,20 @@ fn interactive(session: &mut FlowSession, config: Option<&Path>, report: Report)
     };
     let size = term.size();
     if size != session.state().size() {
-        push(session, Event::TerminalResized { size }, None)?;
+        session.push(Event::TerminalResized { size })?;
     }
     // Watch from before the first frame, so an edit made once the form shows is never missed.
     let mut watch = ConfigWatch::new(config);
     term.draw(&Arc::new(session.state().view()))?;
     term.enable_kitty_keys();
     while session.state().outcome().is_none() {
-        match term.next(Duration::from_millis(250))? {
+        // Poll faster while `@` paths are being looked up, so they show as soon as they arrive.
+        let tick =
+            if session.offers_pending() { Duration::from_millis(10) } else { Duration::from_millis(250) };
+        let mut redraw = match term.next(tick)? {
             Input::Event(event) => {
-                push(session, event, config)?;
-                watch.saw_own_write();
-                term.draw(&Arc::new(session.state().view()))?;
-            }
-            Input::Nothing if watch.changed() => {
-                if let Some(settings) = config.and_then(ask_storage::reload_settings)
-                    && settings != *session.state().settings()
-                {
-                    push(session, Event::SettingsChanged { settings }, None)?;
-                    term.draw(&Arc::new(session.state().view()))?;
-                }
+                session.push(event)?;
+                true
             }
             Input::Signal => {
                 drop(term);
@@ -191,7 +176,20 @@ fn interactive(session: &mut FlowSession, config: Option<&Path>, report: Report)
                     "stopped by a signal; every answer so far is saved: `ask-user resume` continues"
                 );
             }
-            Input::Nothing => {}
+            Input::Nothing => false,
+        };
+        redraw |= session.take_offers(Duration::ZERO)?;
+        // A config edit (e.g. keymaps) reaches the flow whenever the file changes on disk; our
+        // own toggle saves reload to the settings already in force and add nothing.
+        if watch.changed()
+            && let Some((settings, notices)) = config.and_then(ask_storage::reload_config)
+            && (settings != *session.state().settings() || notices != session.state().notices())
+        {
+            session.push(Event::SettingsChanged { settings, notices })?;
+            redraw = true;
+        }
+        if redraw {
+            term.draw(&Arc::new(session.state().view()))?;
         }
     }
     drop(term);
@@ -205,12 +203,9 @@ pub fn finish(state: &FlowState, report: Report) -> anyhow::Result<Status> {
         return Ok(Status::ScriptEnded);
     };
     tracing::info!(outcome = ?state.outcome(), "flow finished");
-    if report == Report::Silent {
-        return Ok(Status::Done);
-    }
     let cancelled = state.outcome() == Some(Outcome::Cancelled);
     match (report, cancelled) {
-        (Report::Silent, _) => {}
+        (Report::Silent, _) => return Ok(Status::Done),
         (Report::ToolJson, _) => print_result(&result)?,
         (Report::CommandText, true) => eprintln!("ask-user: cancelled; nothing was sent"),
         (Report::CommandText, false) => println!("{}", result.text()),
@@ -218,31 +213,27 @@ pub fn finish(state: &FlowState, report: Report) -> anyhow::Result<Status> {
     Ok(if cancelled { Status::Cancelled } else { Status::Done })
 }
 
-/// Notices when the config file changes on disk while a flow is open (someone edited keymaps),
-/// so the change reaches the flow as a `SettingsChanged` event.
+/// Notices when the config file changes on disk while a flow is open.
 struct ConfigWatch<'a> {
     path: Option<&'a Path>,
-    seen: Option<SystemTime>,
+    seen: Option<(SystemTime, u64)>,
 }
 
 impl<'a> ConfigWatch<'a> {
     fn new(path: Option<&'a Path>) -> ConfigWatch<'a> {
-        ConfigWatch { path, seen: path.and_then(modified) }
-    }
-
-    /// Our own toggle saves change the file too; they are already in the flow.
-    fn saw_own_write(&mut self) {
-        self.seen = self.path.and_then(modified);
+        ConfigWatch { path, seen: path.and_then(stamp) }
     }
 
     fn changed(&mut self) -> bool {
-        let now = self.path.and_then(modified);
+        let now = self.path.and_then(stamp);
         let changed = now.is_some() && now != self.seen;
         self.seen = now;
         changed
     }
 }
 
-fn modified(path: &Path) -> Option<SystemTime> {
-    std::fs::metadata(path).and_then(|m| m.modified()).ok()
+/// Modification time and length: together they catch an edit within the same clock tick.
+fn stamp(path: &Path) -> Option<(SystemTime, u64)> {
+    let meta = std::fs::metadata(path).ok()?;
+    Some((meta.modified().ok()?, meta.len()))
 }

@@ -2,7 +2,6 @@
 
 use std::fs;
 use std::path::{Path, PathBuf};
-use std::time::{SystemTime, UNIX_EPOCH};
 
 use ask_engine::Toggle;
 use serde_json::{Map, Value};
@@ -63,6 +62,10 @@ fn check(bytes: &[u8]) -> Result<(Value, u64), String> {
             return Err("answer.extractionRetries must be 0 to 3".into());
         }
     }
+    if let Some(st) = obj.get("store") {
+        serde_json::from_value::<super::StoreSettings>(st.clone())
+            .map_err(|e| format!("the store section is ill-typed ({e})"))?;
+    }
     Ok((value, version))
 }
 
@@ -102,28 +105,10 @@ fn back_up(path: &Path, why: &str, notices: &mut Vec<String>) -> Value {
 
 /// `config.json` → `config.20261202-101500.bak.json` (a counter is added if that exists).
 pub fn backup_path(path: &Path) -> PathBuf {
-    let secs = SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| d.as_secs());
-    let (days, rem) = (secs / 86_400, secs % 86_400);
-    let stamp = format!("{}-{:02}{:02}{:02}", civil(days), rem / 3600, rem % 3600 / 60, rem % 60);
+    let stamp = crate::files::stamp();
     let stem = path.file_stem().map_or_else(|| "config".into(), |s| s.to_string_lossy().into_owned());
-    let mut candidate = path.with_file_name(format!("{stem}.{stamp}.bak.json"));
-    let mut n = 1;
-    while candidate.exists() {
-        candidate = path.with_file_name(format!("{stem}.{stamp}-{n}.bak.json"));
-        n += 1;
-    }
-    candidate
-}
-
-/// `YYYYMMDD` for days since the Unix epoch.
-fn civil(days: u64) -> String {
-    let z = days as i64 + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z.rem_euclid(146_097);
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = doy - (153 * mp + 2) / 5 + 1;
-    let m = if mp < 10 { mp + 3 } else { mp - 9 };
-    format!("{:04}{m:02}{d:02}", yoe + era * 400 + i64::from(m <= 2))
+    crate::files::unused_path(|n| match n {
+        None => path.with_file_name(format!("{stem}.{stamp}.bak.json")),
+        Some(n) => path.with_file_name(format!("{stem}.{stamp}-{n}.bak.json")),
+    })
 }

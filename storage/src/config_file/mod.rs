@@ -44,6 +44,21 @@ impl Default for AnswerSettings {
     }
 }
 
+/// The `store` section: how long finished flows are kept.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", default, deny_unknown_fields)]
+pub struct StoreSettings {
+    /// Finished flows older than this many days are pruned (at most daily, when a flow
+    /// opens); 0 keeps them forever.
+    pub retention_days: u64,
+}
+
+impl Default for StoreSettings {
+    fn default() -> Self {
+        StoreSettings { retention_days: 90 }
+    }
+}
+
 /// Settings read from the config file and the environment, with what went wrong on the way.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct LoadedConfig {
@@ -51,6 +66,8 @@ pub struct LoadedConfig {
     pub settings: Settings,
     /// The `answer` section in force.
     pub answer: AnswerSettings,
+    /// The `store` section in force.
+    pub store: StoreSettings,
     /// Problems found, one line each.
     pub notices: Vec<String>,
     /// The file the settings came from.
@@ -70,6 +87,7 @@ pub fn load_settings_with_env(
     let mut loaded = LoadedConfig {
         settings: Settings::default(),
         answer: AnswerSettings::default(),
+        store: StoreSettings::default(),
         notices: Vec::new(),
         path: path.map(Path::to_path_buf),
     };
@@ -82,20 +100,21 @@ pub fn load_settings_with_env(
     loaded
 }
 
-/// The settings a changed config file now asks for, for a flow that is open: `None` when the
-/// file cannot be used as it is (nothing is moved or written while a flow runs).
-pub fn reload_settings(path: &Path) -> Option<Settings> {
+/// The settings (and load notices, e.g. why keymaps were refused) a changed config file now
+/// asks for, for a flow that is open: `None` when the file cannot be used as it is (nothing is
+/// moved or written while a flow runs).
+pub fn reload_config(path: &Path) -> Option<(Settings, Vec<String>)> {
     let file = file_layer::peek(path)?;
-    let mut notices = Vec::new();
-    let effective = overrides::apply_env(&file, None, &mut notices);
     let mut loaded = LoadedConfig {
         settings: Settings::default(),
         answer: AnswerSettings::default(),
-        notices,
+        store: StoreSettings::default(),
+        notices: Vec::new(),
         path: Some(path.to_path_buf()),
     };
+    let effective = overrides::apply_env(&file, None, &mut loaded.notices);
     apply(&effective, &mut loaded);
-    Some(loaded.settings)
+    Some((loaded.settings, loaded.notices))
 }
 
 /// Takes behaviour, answer and keymaps from a validated, layered config value.
@@ -111,6 +130,11 @@ fn apply(config: &Value, loaded: &mut LoadedConfig) {
         && let Ok(answer) = serde_json::from_value::<AnswerSettings>(a.clone())
     {
         loaded.answer = answer;
+    }
+    if let Some(st) = config.get("store")
+        && let Ok(store) = serde_json::from_value::<StoreSettings>(st.clone())
+    {
+        loaded.store = store;
     }
     if let Some(keymaps) = config.get("keymaps") {
         match keymaps_from_ids(keymaps) {

@@ -14,18 +14,38 @@ use super::{AnswerSettings, SCHEMA_VERSION};
 #[derive(Debug, thiserror::Error)]
 pub enum ConfigError {
     /// Writing the file or its temporary sibling failed.
-    #[error("could not save settings to {path}: {source}")]
-    Write { path: String, source: std::io::Error },
+    #[error("could not save settings to {path}")]
+    Write {
+        /// The config file.
+        path: String,
+        /// Why.
+        #[source]
+        source: std::io::Error,
+    },
+    /// The file exists but cannot be read as a JSON object: it is left untouched rather than
+    /// rewritten (which would lose the user's keymaps and other fields).
+    #[error("did not save settings: {path} cannot be read as a JSON object ({detail}); fix or remove it")]
+    Unparseable {
+        /// The config file.
+        path: String,
+        /// What is wrong with it.
+        detail: String,
+    },
 }
 
 /// Sets one toggle in the file and saves it. Only the file layer is read and written, so an
 /// environment override in force never leaks into the file.
 pub fn save_toggle(path: &Path, toggle: Toggle, on: bool) -> Result<(), ConfigError> {
-    let mut obj = fs::read(path)
-        .ok()
-        .and_then(|b| serde_json::from_slice::<Value>(&b).ok())
-        .and_then(|v| v.as_object().cloned())
-        .unwrap_or_default();
+    let shown = || path.display().to_string();
+    let mut obj = match fs::read(path) {
+        Ok(bytes) => match serde_json::from_slice::<Value>(&bytes) {
+            Ok(Value::Object(obj)) => obj,
+            Ok(_) => return Err(ConfigError::Unparseable { path: shown(), detail: "not an object".into() }),
+            Err(e) => return Err(ConfigError::Unparseable { path: shown(), detail: e.to_string() }),
+        },
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Map::new(),
+        Err(source) => return Err(ConfigError::Write { path: shown(), source }),
+    };
     let mut behaviour = Behaviour::default();
     if let Some(b) = obj.get("behaviour").and_then(Value::as_object) {
         for t in Toggle::ALL {
@@ -36,8 +56,7 @@ pub fn save_toggle(path: &Path, toggle: Toggle, on: bool) -> Result<(), ConfigEr
     }
     behaviour.set(toggle, on);
     complete(&mut obj, &behaviour);
-    write_json(path, &Value::Object(obj))
-        .map_err(|source| ConfigError::Write { path: path.display().to_string(), source })
+    write_json(path, &Value::Object(obj)).map_err(|source| ConfigError::Write { path: shown(), source })
 }
 
 /// `schemaVersion`, `answer` and `behaviour` in full; everything else kept.
@@ -68,10 +87,10 @@ pub fn write_defaults(path: &Path) -> std::io::Result<()> {
 
 /// Pretty JSON with a trailing newline, via a temporary file in the same directory and a rename.
 pub fn write_json(path: &Path, value: &Value) -> std::io::Result<()> {
-    let mut text = serde_json::to_string_pretty(value).unwrap_or_default();
+    let mut text = serde_json::to_string_pretty(value).map_err(std::io::Error::other)?;
     text.push('\n');
-    let dir = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
-    fs::create_dir_all(dir)?;
+    let dir = crate::files::parent_dir(path);
+    crate::files::create_private_dir(dir)?;
     let mut tmp = tempfile::NamedTempFile::new_in(dir)?;
     tmp.write_all(text.as_bytes())?;
     tmp.as_file().sync_all()?;

@@ -228,9 +228,9 @@ fn spec6_save_into_a_read_only_directory_fails_with_a_message() {
 fn a_live_reload_reads_a_changed_file_and_never_moves_a_broken_one() {
     let dir = tempfile::tempdir().unwrap();
     let p = write(&dir, r#"{"behaviour":{"showFooterHints":false}}"#);
-    assert!(reload_settings(&p).is_some_and(|s| !s.behaviour.show_footer_hints));
+    assert!(reload_config(&p).is_some_and(|(s, _)| !s.behaviour.show_footer_hints));
     fs::write(&p, "{ half-written").unwrap();
-    assert_eq!(reload_settings(&p), None);
+    assert_eq!(reload_config(&p), None);
     assert!(backups(&dir).is_empty());
     assert_eq!(fs::read_to_string(&p).unwrap(), "{ half-written");
 }

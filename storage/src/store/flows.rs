@@ -1,16 +1,22 @@
 //! Flow records and their event logs.
 
 use ask_engine::Event;
-use redb::{Durability, ReadableDatabase, ReadableTable};
+use redb::ReadableTable;
 use serde::{Deserialize, Serialize};
 
 use super::{EVENTS, FLOWS, Store, StoreError};
-use crate::log_format::{decode, encode};
+use crate::wire::{decode, encode};
+
+/// The version of the flow record format this build writes.
+pub const FLOW_RECORD_VERSION: u32 = 1;
 
 /// What the store knows about a flow besides its events.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct FlowRecord {
+    /// The record format version (absent in stores written before versions were recorded: 1).
+    #[serde(default = "record_v1")]
+    pub version: u32,
     /// The flow id (given with `--id`, or generated).
     pub id: String,
     /// The command that opened it (`ask`, `replay`, `answer`, `settings`).
@@ -21,64 +27,119 @@ pub struct FlowRecord {
     pub created_ms: u64,
 }
 
+fn record_v1() -> u32 {
+    1
+}
+
+impl FlowRecord {
+    /// A record in the current format.
+    pub fn new(
+        id: impl Into<String>,
+        command: impl Into<String>,
+        session: impl Into<String>,
+        created_ms: u64,
+    ) -> FlowRecord {
+        FlowRecord {
+            version: FLOW_RECORD_VERSION,
+            id: id.into(),
+            command: command.into(),
+            session: session.into(),
+            created_ms,
+        }
+    }
+}
+
 impl Store {
     /// Records a new flow together with its opening event, in one durable transaction: a crash
     /// can never leave a flow without the event that opens it. Fails if the id is taken.
     pub fn create_flow(&self, record: &FlowRecord, opened: &Event) -> Result<(), StoreError> {
-        let mut tx = self.db.begin_write().map_err(|e| self.io(e))?;
-        tx.set_durability(Durability::Immediate).map_err(|e| self.io(e))?;
-        {
-            let mut flows = tx.open_table(FLOWS).map_err(|e| self.io(e))?;
-            if flows.get(record.id.as_str()).map_err(|e| self.io(e))?.is_some() {
-                return Err(StoreError::FlowExists(record.id.clone()));
+        let row = serde_json::to_vec(record).map_err(|e| StoreError::Encode(crate::wire::EncodeError(e)))?;
+        let event = encode(opened).map_err(StoreError::Encode)?;
+        let id = record.id.as_str();
+        self.write_or(|tx| {
+            let mut flows = tx.open_table(FLOWS)?;
+            if flows.get(id)?.is_some() {
+                return Ok(Err(()));
             }
-            let bytes = serde_json::to_vec(record).unwrap_or_default();
-            flows.insert(record.id.as_str(), bytes.as_slice()).map_err(|e| self.io(e))?;
-            let mut events = tx.open_table(EVENTS).map_err(|e| self.io(e))?;
-            events.insert((record.id.as_str(), 0), encode(opened).as_slice()).map_err(|e| self.io(e))?;
-        }
-        tx.commit().map_err(|e| self.io(e))
+            flows.insert(id, row.as_slice())?;
+            tx.open_table(EVENTS)?.insert((id, 0), event.as_slice())?;
+            Ok(Ok(()))
+        })?
+        .map_err(|()| StoreError::FlowExists(record.id.clone()))
     }
 
     /// The record of one flow.
     pub fn flow(&self, id: &str) -> Result<Option<FlowRecord>, StoreError> {
-        let tx = self.db.begin_read().map_err(|e| self.io(e))?;
-        let flows = tx.open_table(FLOWS).map_err(|e| self.io(e))?;
-        let Some(bytes) = flows.get(id).map_err(|e| self.io(e))? else { return Ok(None) };
-        serde_json::from_slice(bytes.value()).map(Some).map_err(|e| self.decode_error(id, e.to_string()))
+        let bytes = self.read(|tx| Ok(tx.open_table(FLOWS)?.get(id)?.map(|b| b.value().to_vec())))?;
+        bytes.map(|b| self.record(id, &b)).transpose()
     }
 
     /// Every flow, oldest first.
     pub fn flows(&self) -> Result<Vec<FlowRecord>, StoreError> {
-        let tx = self.db.begin_read().map_err(|e| self.io(e))?;
-        let flows = tx.open_table(FLOWS).map_err(|e| self.io(e))?;
-        let mut out = Vec::new();
-        for row in flows.iter().map_err(|e| self.io(e))? {
-            let (id, bytes) = row.map_err(|e| self.io(e))?;
-            let record: FlowRecord = serde_json::from_slice(bytes.value())
-                .map_err(|e| self.decode_error(id.value(), e.to_string()))?;
-            out.push(record);
-        }
+        let rows = self.read(|tx| {
+            let mut rows = Vec::new();
+            for row in tx.open_table(FLOWS)?.iter()? {
+                let (id, bytes) = row?;
+                rows.push((id.value().to_owned(), bytes.value().to_vec()));
+            }
+            Ok(rows)
+        })?;
+        let mut out = rows.iter().map(|(id, b)| self.record(id, b)).collect::<Result<Vec<_>, _>>()?;
         out.sort_by(|a, b| (a.created_ms, &a.id).cmp(&(b.created_ms, &b.id)));
         Ok(out)
     }
 
+    fn record(&self, id: &str, bytes: &[u8]) -> Result<FlowRecord, StoreError> {
+        let record: FlowRecord = serde_json::from_slice(bytes).map_err(|e| StoreError::Record {
+            path: self.shown(),
+            what: format!("flow {id}"),
+            detail: e.to_string(),
+        })?;
+        if record.version > FLOW_RECORD_VERSION {
+            return Err(StoreError::Record {
+                path: self.shown(),
+                what: format!("flow {id}"),
+                detail: format!(
+                    "record version {} is newer than this ask-user understands; upgrade ask-user",
+                    record.version
+                ),
+            });
+        }
+        Ok(record)
+    }
+
     /// Appends one event to a flow's log and commits it durably; returns its sequence number.
+    /// An event that cannot be encoded is refused before anything is written.
     pub fn append(&self, flow: &str, event: &Event) -> Result<u64, StoreError> {
-        self.append_row(EVENTS, flow, &encode(event))
+        let bytes = encode(event).map_err(StoreError::Encode)?;
+        self.append_row(EVENTS, flow, &bytes)
     }
 
     /// A flow's events in order.
     pub fn events(&self, flow: &str) -> Result<Vec<Event>, StoreError> {
-        self.read_rows(EVENTS, flow)?
-            .into_iter()
-            .map(|(seq, bytes)| {
-                decode(&bytes).map_err(|e| self.decode_error(flow, format!("event {seq}: {e}")))
-            })
-            .collect()
+        self.events_from(flow, 0)
     }
 
-    pub(super) fn decode_error(&self, flow: &str, detail: String) -> StoreError {
-        StoreError::Decode { path: self.path.display().to_string(), flow: flow.to_owned(), detail }
+    /// A flow's events from sequence number `from` on (a follower reads only what is new).
+    /// Decoded straight from the pages, without copying the rows first.
+    pub fn events_from(&self, flow: &str, from: u64) -> Result<Vec<Event>, StoreError> {
+        let decoded = self.read(|tx| {
+            let t = tx.open_table(EVENTS)?;
+            let mut out = Vec::new();
+            for row in t.range((flow, from)..=(flow, u64::MAX))? {
+                let (k, bytes) = row?;
+                match decode(bytes.value()) {
+                    Ok(event) => out.push(event),
+                    Err(e) => return Ok(Err((k.value().1, e))),
+                }
+            }
+            Ok(Ok(out))
+        })?;
+        decoded.map_err(|(seq, source)| StoreError::Decode {
+            path: self.shown(),
+            flow: flow.to_owned(),
+            seq,
+            source,
+        })
     }
 }

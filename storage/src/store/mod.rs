@@ -1,87 +1,100 @@
-//! The redb store: flows with their ordered event logs, and the per-session payload store.
+//! The redb store: flows with their ordered event logs, the per-session payload store, the
+//! leases that say which process is showing a flow, and a little metadata.
 //!
 //! Tables:
-//! * `flows`:    flow id → JSON [`FlowRecord`] (id, origin command, session, creation time);
-//! * `events`:   (flow id, seq) → one encoded event ([`crate::log_format`]);
-//! * `payloads`: (session, seq) → JSON [`PayloadEntry`], the forms `/ask:replay` reopens.
+//! * `meta`:     name → value (`storeVersion`, `lastPruneMs`);
+//! * `flows`:    flow id → JSON [`FlowRecord`] (its own `version` field);
+//! * `events`:   (flow id, seq) → one encoded event ([`crate::wire`]);
+//! * `payloads`: (session, seq) → JSON [`PayloadEntry`], the forms `/ask:replay` reopens;
+//! * `leases`:   flow id → JSON [`Lease`], the process showing the flow now.
 //!
-//! Every append is its own write transaction with `Durability::Immediate`, so an event is on
-//! disk before the fold applies it. A flow's status is not stored: it is a projection of its
-//! log.
+//! The file is opened in redb's multi-writer mode, so any number of ask-user processes share
+//! it: reads see every commit, and writes take turns. Every append is its own write transaction
+//! with `Durability::Immediate`, so an event is on disk before the fold applies it. A flow's
+//! status is not stored: it is a projection of its log.
 
+mod errors;
 mod flows;
+mod leases;
+mod open;
 mod payloads;
+mod prune;
+mod salvage;
 
+use std::cell::Cell;
+use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::{Path, PathBuf};
 use std::thread::sleep;
 use std::time::{Duration, Instant};
 
-use redb::{Database, DatabaseError, ReadableDatabase, ReadableTable, TableDefinition};
+use redb::{Database, ReadableDatabase, ReadableTable, TableDefinition, TransactionError, WriteTransaction};
 
-pub use flows::FlowRecord;
+pub use errors::StoreError;
+pub use flows::{FLOW_RECORD_VERSION, FlowRecord};
+pub use leases::{Claim, Lease};
 pub use payloads::PayloadEntry;
+pub use prune::{PruneReport, PruneRule};
 
+const META: TableDefinition<&str, &[u8]> = TableDefinition::new("meta");
 const FLOWS: TableDefinition<&str, &[u8]> = TableDefinition::new("flows");
 const EVENTS: TableDefinition<(&str, u64), &[u8]> = TableDefinition::new("events");
 const PAYLOADS: TableDefinition<(&str, u64), &[u8]> = TableDefinition::new("payloads");
+const LEASES: TableDefinition<&str, &[u8]> = TableDefinition::new("leases");
 
-/// How long a second process waits for a store another process holds.
-const LOCK_WAIT: Duration = Duration::from_secs(2);
+/// The layout version of the store file this build writes (tables and row formats).
+pub const STORE_VERSION: u64 = 2;
 
-/// Why the store could not be used.
-#[derive(Debug, thiserror::Error)]
-pub enum StoreError {
-    /// Another ask-user process holds the store.
-    #[error("store {0} is in use by another ask-user process; wait for it to finish or pass --store")]
-    Locked(String),
-    /// The file exists but is not a readable store.
-    #[error("store {path} cannot be read ({detail}); it was left untouched: move it aside or pass --store")]
-    Unreadable { path: String, detail: String },
-    /// The store's directory cannot be created.
-    #[error("cannot create the store directory {path}: {source}")]
-    Directory { path: String, source: std::io::Error },
-    /// A read or write failed.
-    #[error("store {path}: {detail}")]
-    Io { path: String, detail: String },
-    /// A stored event or record cannot be decoded.
-    #[error("store {path}: flow {flow}: {detail}")]
-    Decode { path: String, flow: String, detail: String },
-    /// The flow id is already used by another flow.
-    #[error("flow {0} already exists")]
-    FlowExists(String),
-    /// No flow has this id.
-    #[error("no flow with id {0}")]
-    UnknownFlow(String),
+/// How long a write waits for another process's write transaction before giving up.
+const WRITE_WAIT: Duration = Duration::from_secs(10);
+
+thread_local! {
+    static CONTAINING: Cell<bool> = const { Cell::new(false) };
+}
+
+/// True while this thread runs storage code whose panics are caught and reported as
+/// [`StoreError::Damaged`]: a panic hook can stay quiet then, keeping stderr to one line.
+pub fn panic_is_contained() -> bool {
+    CONTAINING.with(Cell::get)
 }
 
 /// An open store file. Open one per process and share it.
 pub struct Store {
     db: Database,
     path: PathBuf,
+    write_wait: Duration,
 }
 
 impl Store {
-    /// Opens (or creates) the store, waiting up to two seconds for another process to let go.
+    /// Opens the store at `path`, creating it (and its directory, owner-only) if needed.
+    ///
+    /// Creation is atomic: the file is built under a temporary name and linked into place, so a
+    /// crash never leaves a half-made store. A file that exists but cannot be read is moved
+    /// aside (with every flow that still decodes exported beside it) and reported; it is never
+    /// overwritten.
     pub fn open(path: &Path) -> Result<Store, StoreError> {
-        if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-            std::fs::create_dir_all(dir)
-                .map_err(|source| StoreError::Directory { path: dir.display().to_string(), source })?;
-        }
-        let shown = path.display().to_string();
-        let start = Instant::now();
-        let db = loop {
-            match Database::create(path) {
-                Ok(db) => break db,
-                Err(DatabaseError::DatabaseAlreadyOpen) if start.elapsed() < LOCK_WAIT => {
-                    sleep(Duration::from_millis(25));
-                }
-                Err(DatabaseError::DatabaseAlreadyOpen) => return Err(StoreError::Locked(shown)),
-                Err(e) => return Err(StoreError::Unreadable { path: shown, detail: e.to_string() }),
-            }
-        };
-        let store = Store { db, path: path.to_path_buf() };
+        let db = open::open_file(path)?;
+        let store = Store { db, path: path.to_path_buf(), write_wait: WRITE_WAIT };
         store.init_tables()?;
         Ok(store)
+    }
+
+    /// Opens a store on any redb storage backend (tests use one that can cut power at every
+    /// sync). Such a backend has no byte-range locks, so the store is single-process.
+    pub fn with_backend(backend: impl redb::StorageBackend, label: &str) -> Result<Store, StoreError> {
+        let path = PathBuf::from(label);
+        let db = contain_panics(&path, || {
+            Database::builder()
+                .create_with_backend(backend)
+                .map_err(|source| StoreError::Open { path: label.to_owned(), source })
+        })?;
+        let store = Store { db, path, write_wait: WRITE_WAIT };
+        store.init_tables()?;
+        Ok(store)
+    }
+
+    /// Sets how long a write waits for another process's transaction (default 10 s).
+    pub fn set_write_wait(&mut self, wait: Duration) {
+        self.write_wait = wait;
     }
 
     /// The store file.
@@ -89,12 +102,86 @@ impl Store {
         &self.path
     }
 
+    fn shown(&self) -> String {
+        self.path.display().to_string()
+    }
+
+    /// Creates missing tables and checks the layout version; a newer layout is refused by name.
     fn init_tables(&self) -> Result<(), StoreError> {
-        let tx = self.db.begin_write().map_err(|e| self.io(e))?;
-        tx.open_table(FLOWS).map_err(|e| self.io(e))?;
-        tx.open_table(EVENTS).map_err(|e| self.io(e))?;
-        tx.open_table(PAYLOADS).map_err(|e| self.io(e))?;
-        tx.commit().map_err(|e| self.io(e))
+        let version = self.read(|tx| match tx.open_table(META) {
+            Ok(meta) => Ok(meta.get("storeVersion")?.and_then(|v| decode_u64(v.value()))),
+            Err(redb::TableError::TableDoesNotExist(_)) => Ok(None),
+            Err(e) => Err(e.into()),
+        })?;
+        match version {
+            Some(v) if v > STORE_VERSION => return Err(StoreError::Newer { path: self.shown(), version: v }),
+            Some(v) if v == STORE_VERSION => return Ok(()),
+            _ => {}
+        }
+        // A new store, or one written before versions were recorded (layout 1): the same tables
+        // plus `meta` and `leases`; old rows without a version field read as version 1.
+        self.write(|tx| {
+            tx.open_table(FLOWS)?;
+            tx.open_table(EVENTS)?;
+            tx.open_table(PAYLOADS)?;
+            tx.open_table(LEASES)?;
+            tx.open_table(META)?.insert("storeVersion", STORE_VERSION.to_string().as_bytes())?;
+            Ok(())
+        })
+    }
+
+    /// Runs `body` in one durable write transaction, waiting a bounded time for other writers.
+    fn write<T>(
+        &self,
+        body: impl FnOnce(&WriteTransaction) -> Result<T, redb::Error>,
+    ) -> Result<T, StoreError> {
+        let done: Result<T, std::convert::Infallible> = self.write_or(|tx| body(tx).map(Ok))?;
+        Ok(done.unwrap_or_else(|never| match never {}))
+    }
+
+    /// Like [`Store::write`], for bodies that may refuse with their own error `E`: the
+    /// transaction is then aborted and the refusal returned inside `Ok`.
+    fn write_or<T, E>(
+        &self,
+        body: impl FnOnce(&WriteTransaction) -> Result<Result<T, E>, redb::Error>,
+    ) -> Result<Result<T, E>, StoreError> {
+        contain_panics(&self.path, || {
+            let mut tx = self.begin_write()?;
+            tx.set_durability(redb::Durability::Immediate).map_err(|e| self.write_error(e))?;
+            let outcome = body(&tx).map_err(|e| self.write_error(e))?;
+            match outcome {
+                Ok(_) => tx.commit().map_err(|e| self.write_error(e))?,
+                Err(_) => tx.abort().map_err(|e| self.write_error(e))?,
+            }
+            Ok(outcome)
+        })
+    }
+
+    fn begin_write(&self) -> Result<WriteTransaction, StoreError> {
+        let start = Instant::now();
+        loop {
+            match self.db.try_begin_write() {
+                Ok(tx) => return Ok(tx),
+                Err(TransactionError::WouldBlock) if start.elapsed() < self.write_wait => {
+                    sleep(Duration::from_millis(2));
+                }
+                Err(TransactionError::WouldBlock) => {
+                    return Err(StoreError::Busy { path: self.shown(), waited: self.write_wait });
+                }
+                Err(e) => return Err(self.write_error(e)),
+            }
+        }
+    }
+
+    /// Runs `body` in a read transaction (it sees every commit made before it began).
+    fn read<T>(
+        &self,
+        body: impl FnOnce(&redb::ReadTransaction) -> Result<T, redb::Error>,
+    ) -> Result<T, StoreError> {
+        contain_panics(&self.path, || {
+            let tx = self.db.begin_read().map_err(|e| self.read_error(e))?;
+            body(&tx).map_err(|e| self.read_error(e))
+        })
     }
 
     /// Appends `bytes` at the next sequence number under `key` in a keyed log table, in its own
@@ -105,41 +192,61 @@ impl Store {
         key: &str,
         bytes: &[u8],
     ) -> Result<u64, StoreError> {
-        let mut tx = self.db.begin_write().map_err(|e| self.io(e))?;
-        tx.set_durability(redb::Durability::Immediate).map_err(|e| self.io(e))?;
-        let seq = {
-            let mut t = tx.open_table(table).map_err(|e| self.io(e))?;
-            let next = {
-                let mut range = t.range((key, 0)..=(key, u64::MAX)).map_err(|e| self.io(e))?;
-                match range.next_back() {
-                    Some(row) => row.map_err(|e| self.io(e))?.0.value().1 + 1,
-                    None => 0,
-                }
+        self.write(|tx| {
+            let mut t = tx.open_table(table)?;
+            let next = match t.range((key, 0)..=(key, u64::MAX))?.next_back() {
+                Some(row) => row?.0.value().1 + 1,
+                None => 0,
             };
-            t.insert((key, next), bytes).map_err(|e| self.io(e))?;
-            next
-        };
-        tx.commit().map_err(|e| self.io(e))?;
-        Ok(seq)
+            t.insert((key, next), bytes)?;
+            Ok(next)
+        })
     }
 
-    /// Every row under `key` in a keyed log table, in sequence order, as (seq, bytes).
+    /// Rows under `key` in a keyed log table from sequence `from` on, in order, as (seq, bytes).
     fn read_rows(
         &self,
         table: TableDefinition<(&str, u64), &[u8]>,
         key: &str,
+        from: u64,
     ) -> Result<Vec<(u64, Vec<u8>)>, StoreError> {
-        let tx = self.db.begin_read().map_err(|e| self.io(e))?;
-        let t = tx.open_table(table).map_err(|e| self.io(e))?;
-        let mut out = Vec::new();
-        for row in t.range((key, 0)..=(key, u64::MAX)).map_err(|e| self.io(e))? {
-            let (k, bytes) = row.map_err(|e| self.io(e))?;
-            out.push((k.value().1, bytes.value().to_vec()));
-        }
-        Ok(out)
+        self.read(|tx| {
+            let t = tx.open_table(table)?;
+            let mut out = Vec::new();
+            for row in t.range((key, from)..=(key, u64::MAX))? {
+                let (k, bytes) = row?;
+                out.push((k.value().1, bytes.value().to_vec()));
+            }
+            Ok(out)
+        })
     }
 
-    fn io(&self, e: impl Into<redb::Error>) -> StoreError {
-        StoreError::Io { path: self.path.display().to_string(), detail: e.into().to_string() }
+    fn read_error(&self, e: impl Into<redb::Error>) -> StoreError {
+        StoreError::Read { path: self.shown(), source: e.into() }
     }
+
+    fn write_error(&self, e: impl Into<redb::Error>) -> StoreError {
+        StoreError::Write { path: self.shown(), source: e.into() }
+    }
+}
+
+fn decode_u64(bytes: &[u8]) -> Option<u64> {
+    std::str::from_utf8(bytes).ok()?.parse().ok()
+}
+
+/// Runs storage code, turning a panic inside it (redb panics on some damaged pages) into
+/// [`StoreError::Damaged`] so a damaged file is always a one-line error.
+fn contain_panics<T>(path: &Path, f: impl FnOnce() -> Result<T, StoreError>) -> Result<T, StoreError> {
+    let outer = CONTAINING.with(|c| c.replace(true));
+    let result = catch_unwind(AssertUnwindSafe(f));
+    CONTAINING.with(|c| c.set(outer));
+    result.unwrap_or_else(|panic| {
+        let detail = panic
+            .downcast_ref::<String>()
+            .map(String::as_str)
+            .or_else(|| panic.downcast_ref::<&str>().copied())
+            .unwrap_or("unknown failure")
+            .to_owned();
+        Err(StoreError::Damaged { path: path.display().to_string(), detail })
+    })
 }

@@ -23,16 +23,24 @@ pub struct PayloadEntry {
     pub flow_id: Option<String>,
 }
 
+/// The payload entry format this build reads and writes.
+pub const PAYLOAD_VERSION: u32 = 1;
+
 impl Store {
     /// Appends a payload to a session, durably.
     pub fn save_payload(&self, session: &str, entry: &PayloadEntry) -> Result<(), StoreError> {
-        let bytes = serde_json::to_vec(entry).unwrap_or_default();
+        let bytes = serde_json::to_vec(entry).map_err(|e| StoreError::Encode(crate::wire::EncodeError(e)))?;
         self.append_row(PAYLOADS, session, &bytes).map(|_| ())
     }
 
-    /// A session's payloads, oldest first; entries that cannot be decoded are skipped.
+    /// A session's payloads, oldest first; entries that cannot be decoded, or of a version this
+    /// build does not know, are skipped (replay then falls back to an older form it can read).
     pub fn payloads(&self, session: &str) -> Result<Vec<PayloadEntry>, StoreError> {
-        let rows = self.read_rows(PAYLOADS, session)?;
-        Ok(rows.iter().filter_map(|(_, bytes)| serde_json::from_slice(bytes).ok()).collect())
+        let rows = self.read_rows(PAYLOADS, session, 0)?;
+        Ok(rows
+            .iter()
+            .filter_map(|(_, bytes)| serde_json::from_slice::<PayloadEntry>(bytes).ok())
+            .filter(|p| p.version <= PAYLOAD_VERSION)
+            .collect())
     }
 }

@@ -3,14 +3,13 @@
 use std::path::{Path, PathBuf};
 
 use anyhow::Context;
-use ask_engine::{FlowState, Origin, fallback_result, invalid_result};
+use ask_engine::{Event, FlowState, Origin, fallback_result, id_conflict_result, invalid_result};
 use ask_schema::{Form, FormSource, Issue, validate_text};
-use ask_storage::Store;
+use ask_storage::{Store, StoreError};
 
 use crate::cli::AskArgs;
 use crate::exit::Status;
-use crate::runtime::{Report, finish, new_flow_id, open_form, print_result, run};
-use crate::session::FlowSession;
+use crate::runtime::{Report, finish, new_flow_id, open_form, print_result, resume_flow, run};
 
 /// Reads and validates the payload; `Err(issues)` for anything that is not a valid form.
 fn load_form(file: Option<&Path>) -> anyhow::Result<(serde_json::Value, Result<Form, Vec<Issue>>)> {
@@ -39,23 +38,53 @@ pub fn run_ask(args: &AskArgs) -> anyhow::Result<Status> {
     if let Some(id) = &args.id
         && store.flow(id)?.is_some()
     {
-        return resume_or_report(&store, id.clone(), args);
+        return known_flow(&store, id, &form, args);
     }
     let id = args.id.clone().unwrap_or_else(new_flow_id);
     open_form(&store, &args.flow, form, Origin::tool(), Some((id, raw)), Report::ToolJson)
 }
 
-/// `--id` of a known flow: a finished flow returns its recorded result without asking again;
-/// an unfinished one continues where it stopped.
-fn resume_or_report(store: &Store, id: String, args: &AskArgs) -> anyhow::Result<Status> {
-    let state = FlowState::replay(&store.events(&id)?);
+/// `--id` of a known flow. Another form under the same id is refused; a finished flow returns
+/// its recorded result without asking again; one that another live process shows is waited on
+/// (or, with `--no-wait`, reported); otherwise it continues where it stopped.
+fn known_flow(store: &Store, id: &str, form: &Form, args: &AskArgs) -> anyhow::Result<Status> {
+    let events = store.events(id)?;
+    let recorded = match events.first() {
+        Some(Event::FlowOpened { form, .. }) => Some(form.as_ref()),
+        _ => None,
+    };
+    if recorded != Some(form) {
+        tracing::info!(flow = %id, "id reused for another form");
+        eprintln!("ask-user: flow id {id} was recorded for a different form; ask again with a new --id");
+        print_result(&id_conflict_result(id))?;
+        return Ok(Status::IdConflict);
+    }
+    let state = FlowState::replay(&events);
     if state.outcome().is_some() {
         return finish(&state, Report::ToolJson);
+    }
+    if let Some(lease) = store.holder(id)? {
+        return elsewhere(store, id, lease.pid, args);
     }
     if crate::terminal::no_ui(&args.flow) {
         print_result(&fallback_result(state.form()))?;
         return Ok(Status::NoTerminal);
     }
-    let mut session = FlowSession::resume(store, id)?;
-    run(&mut session, &args.flow, Report::ToolJson)
+    match resume_flow(store, id, &args.flow) {
+        Ok(mut session) => run(&mut session, &args.flow, Report::ToolJson),
+        Err(StoreError::Held { pid, .. }) => elsewhere(store, id, pid, args),
+        Err(e) => Err(e.into()),
+    }
+}
+
+/// The flow is on another process's screen: wait for its outcome, or say so at once.
+fn elsewhere(store: &Store, id: &str, pid: u32, args: &AskArgs) -> anyhow::Result<Status> {
+    if args.no_wait {
+        eprintln!(
+            "ask-user: flow {id} is open in another ask-user process (pid {pid}); `ask-user wait {id}` waits for it"
+        );
+        return Ok(Status::StillOpen);
+    }
+    eprintln!("ask-user: flow {id} is open in another ask-user process (pid {pid}); waiting for its answer");
+    crate::commands::wait::follow(store, id, None, Report::ToolJson)
 }

@@ -4,9 +4,9 @@ use std::path::Path;
 
 use anyhow::Context;
 use ask_engine::{Event, FlowState, Outcome};
-use ask_storage::{Store, log_file};
+use ask_storage::{PruneRule, Store, log_file};
 
-use crate::cli::{LogCommand, StoreArgs};
+use crate::cli::{LogCommand, PruneArgs, StoreArgs};
 use crate::exit::Status;
 use crate::runtime::{Report, finish};
 
@@ -16,6 +16,7 @@ pub fn run_log(command: &LogCommand) -> anyhow::Result<Status> {
         LogCommand::Show { flow_id, store } => show(&open(store)?, flow_id),
         LogCommand::Export { flow_id, output, store } => export(&open(store)?, flow_id, output.as_deref()),
         LogCommand::Replay { file, frames } => replay(file, *frames),
+        LogCommand::Prune(args) => prune(args),
     }
 }
 
@@ -75,7 +76,7 @@ fn describe(event: &Event) -> String {
         Event::KeyPressed { key } => format!("key {key}"),
         Event::TextPasted { text } => format!("paste {}", serde_json::to_string(text).unwrap_or_default()),
         Event::TerminalResized { size } => format!("resize {}x{}", size.width, size.height),
-        Event::SettingsChanged { settings } => {
+        Event::SettingsChanged { settings, .. } => {
             format!("settings changed: {}", serde_json::to_string(&settings.behaviour).unwrap_or_default())
         }
         Event::SettingsSaveFailed { message, .. } => format!("settings save failed: {message}"),
@@ -97,13 +98,40 @@ fn show(store: &Store, flow_id: &str) -> anyhow::Result<Status> {
 fn export(store: &Store, flow_id: &str, output: Option<&Path>) -> anyhow::Result<Status> {
     let events = events_of(store, flow_id)?;
     let command = store.flow(flow_id)?.map(|r| r.command).unwrap_or_default();
-    let text = log_file::export(flow_id, &command, &events);
+    let text = log_file::export(flow_id, &command, &events)?;
     match output {
         Some(path) => {
-            std::fs::write(path, text).with_context(|| format!("cannot write {}", path.display()))?
+            write_private(path, &text).with_context(|| format!("cannot write {}", path.display()))?
         }
         None => print!("{text}"),
     }
+    Ok(Status::Done)
+}
+
+/// The export holds every keystroke: only its owner may read it.
+fn write_private(path: &Path, text: &str) -> std::io::Result<()> {
+    let mut options = std::fs::OpenOptions::new();
+    options.write(true).create(true).truncate(true);
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
+    std::io::Write::write_all(&mut options.open(path)?, text.as_bytes())?;
+    ask_storage::files::make_private(path)
+}
+
+fn prune(args: &PruneArgs) -> anyhow::Result<Status> {
+    let store = open(&args.store)?;
+    let older_than_ms = match (args.older_than, args.keep) {
+        (Some(age), _) => Some(age.as_millis() as u64),
+        (None, Some(_)) => None,
+        (None, None) => {
+            let config = args.config.clone().or_else(crate::paths::default_config_path);
+            let days = ask_storage::load_settings(config.as_deref()).store.retention_days;
+            (days > 0).then(|| days * 86_400_000)
+        }
+    };
+    let rule = PruneRule { older_than_ms, keep: args.keep };
+    let report = store.prune(crate::runtime::now_ms(), rule)?;
+    eprintln!("ask-user: pruned {} finished flow(s), {} event(s)", report.flows, report.events);
     Ok(Status::Done)
 }
 

@@ -5,3 +5,4 @@ pub mod ask;
 pub mod info;
 pub mod log;
 pub mod reopen;
+pub mod wait;

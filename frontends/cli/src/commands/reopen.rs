@@ -5,12 +5,11 @@ use std::path::Path;
 use anyhow::{Context, bail};
 use ask_engine::{FlowState, Origin};
 use ask_schema::{Form, FormSource, validate};
-use ask_storage::{Store, pi_session};
+use ask_storage::{Store, StoreError, pi_session};
 
 use crate::cli::{PiArgs, ReplayArgs, ResumeArgs, SettingsArgs};
 use crate::exit::Status;
-use crate::runtime::{Report, new_flow_id, run, start_flow};
-use crate::session::FlowSession;
+use crate::runtime::{Report, new_flow_id, resume_flow, run, start_flow};
 
 pub fn run_resume(args: &ResumeArgs) -> anyhow::Result<Status> {
     let store = crate::paths::open_store(args.flow.store.as_deref())?;
@@ -21,19 +20,28 @@ pub fn run_resume(args: &ResumeArgs) -> anyhow::Result<Status> {
             }
             id.clone()
         }
-        None => newest_unfinished(&store)?.context("no unfinished flow to resume")?,
+        None => newest_unfinished(&store)?
+            .context("no unfinished flow to resume (flows open in other processes are not offered)")?,
     };
-    let mut session = FlowSession::resume(&store, id)?;
-    if session.state().outcome().is_some() {
-        return crate::runtime::finish(session.state(), Report::ToolJson);
+    let state = FlowState::replay(&store.events(&id)?);
+    if state.outcome().is_some() {
+        return crate::runtime::finish(&state, Report::ToolJson);
     }
-    run(&mut session, &args.flow, Report::ToolJson)
+    match resume_flow(&store, &id, &args.flow) {
+        Ok(mut session) => run(&mut session, &args.flow, Report::ToolJson),
+        Err(StoreError::Held { pid, .. }) => {
+            bail!(
+                "flow {id} is open in another ask-user process (pid {pid}); `ask-user wait {id}` waits for it"
+            )
+        }
+        Err(e) => Err(e.into()),
+    }
 }
 
 fn newest_unfinished(store: &Store) -> anyhow::Result<Option<String>> {
     for record in store.flows()?.into_iter().rev() {
         let state = FlowState::replay(&store.events(&record.id)?);
-        if state.is_opened() && state.outcome().is_none() {
+        if state.is_opened() && state.outcome().is_none() && store.holder(&record.id)?.is_none() {
             return Ok(Some(record.id));
         }
     }

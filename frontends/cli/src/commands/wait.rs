@@ -1,0 +1,54 @@
+//! `ask-user wait`: follow a flow another process drives, and report its end as `ask` would.
+
+use std::time::{Duration, Instant};
+
+use ask_engine::FlowState;
+use ask_storage::Store;
+
+use crate::cli::WaitArgs;
+use crate::exit::Status;
+use crate::runtime::{Report, finish};
+
+/// The quickest and slowest re-read of the log while following it: fast right after a change
+/// (someone is typing), backing off to a bounded interval while nothing happens.
+const FAST: Duration = Duration::from_millis(20);
+const SLOW: Duration = Duration::from_millis(250);
+
+pub fn run_wait(args: &WaitArgs) -> anyhow::Result<Status> {
+    let store = crate::paths::open_store(args.store.store.as_deref())?;
+    if store.flow(&args.flow_id)?.is_none() {
+        anyhow::bail!("no flow with id {}; `ask-user log list` shows the flows", args.flow_id);
+    }
+    follow(&store, &args.flow_id, args.timeout.map(Duration::from_secs_f64), Report::ToolJson)
+}
+
+/// Folds the flow's log as other processes commit to it until it completes, then reports it.
+/// Reads only what is new each time. Past `timeout`, says so and gives [`Status::StillOpen`].
+pub fn follow(store: &Store, id: &str, timeout: Option<Duration>, report: Report) -> anyhow::Result<Status> {
+    let start = Instant::now();
+    let mut state = FlowState::default();
+    let mut next = 0u64;
+    let mut interval = FAST;
+    loop {
+        let new = store.events_from(id, next)?;
+        next += new.len() as u64;
+        for event in &new {
+            state.apply(event);
+        }
+        if state.outcome().is_some() {
+            return finish(&state, report);
+        }
+        if let Some(limit) = timeout
+            && start.elapsed() >= limit
+        {
+            eprintln!(
+                "ask-user: flow {id} is still open after {} s; `ask-user wait {id}` keeps waiting",
+                limit.as_secs()
+            );
+            return Ok(Status::StillOpen);
+        }
+        interval = if new.is_empty() { (interval * 2).min(SLOW) } else { FAST };
+        let left = timeout.map_or(interval, |limit| limit.saturating_sub(start.elapsed()).min(interval));
+        std::thread::sleep(left.max(Duration::from_millis(1)));
+    }
+}

@@ -1,0 +1,214 @@
+//! The durable flow: the one loop every frontend drives a flow through. Each event is committed
+//! to the store before it is applied; effects are carried out (an overlay toggle saved to the
+//! config file, `@` paths looked up on a worker thread) and their outcomes come back as events
+//! committed the same way. While it lives, the flow is leased to this process, so no second UI
+//! opens on the same log.
+//!
+//! ```
+//! use ask_engine::{Event, KeyPress, Origin, Settings, Size};
+//! use ask_schema::{FormSource, validate};
+//! use ask_storage::{DurableFlow, FlowRecord, Store};
+//!
+//! let dir = tempfile::tempdir().unwrap();
+//! let store = Store::open(&dir.path().join("store.redb")).unwrap();
+//! let raw = serde_json::json!({"questions": [{"id": "db", "prompt": "Which database?",
+//!     "options": [{"value": "pg", "label": "Postgres"}, {"value": "lite", "label": "SQLite"}]}]});
+//! let form = validate(&raw, FormSource::Tool).unwrap();
+//! let opened = Event::FlowOpened {
+//!     form: form.into(), settings: Settings::default(), origin: Origin::tool(),
+//!     size: Size::default(), notices: vec![],
+//! };
+//! let mut flow = DurableFlow::start(&store, &FlowRecord::new("call-1", "ask", "default", 0), opened).unwrap();
+//! for id in ["down", "enter", "1", "1"] {
+//!     flow.push(Event::key(KeyPress::parse(id).unwrap())).unwrap();
+//! }
+//! assert_eq!(flow.state().result().unwrap().details.answers["db"].values, ["lite"]);
+//! drop(flow);
+//!
+//! // Every event is in the store: a fold of the log gives the same result in any process.
+//! let logged = ask_engine::FlowState::replay(&store.events("call-1").unwrap());
+//! assert_eq!(logged.result(), ask_engine::FlowState::replay(&store.events("call-1").unwrap()).result());
+//! assert!(logged.outcome().is_some());
+//! ```
+
+use std::path::PathBuf;
+use std::sync::mpsc::{Receiver, Sender, channel};
+use std::time::Duration;
+
+use ask_engine::{Effects, Event, FlowState};
+
+use crate::store::{Claim, FlowRecord, Store, StoreError};
+
+/// Looks up paths for an `@` query (runs on a worker thread, off the key path).
+pub type FileOffers = Box<dyn FnMut(&str) -> Vec<String> + Send>;
+
+/// Where the effects of a flow go: the config file toggles are saved to.
+#[derive(Debug, Clone, Default)]
+pub struct FlowHost {
+    /// The config file an overlay toggle is saved to (`None`: toggles are not saved).
+    pub config: Option<PathBuf>,
+}
+
+/// One open flow, driven durably by this process.
+pub struct DurableFlow<'s> {
+    store: &'s Store,
+    id: String,
+    state: FlowState,
+    host: FlowHost,
+    offers: Option<OfferWorker>,
+}
+
+struct OfferWorker {
+    requests: Sender<(u64, String)>,
+    answers: Receiver<(u64, String, Vec<String>)>,
+    asked: u64,
+    answered: u64,
+}
+
+impl<'s> DurableFlow<'s> {
+    /// Starts a new flow: its record and opening event are committed together, then folded.
+    pub fn start(
+        store: &'s Store,
+        record: &FlowRecord,
+        opened: Event,
+    ) -> Result<DurableFlow<'s>, StoreError> {
+        store.create_flow(record, &opened)?;
+        Self::hold(store, &record.id)?;
+        let mut state = FlowState::default();
+        state.apply(&opened);
+        Ok(Self::new(store, record.id.clone(), state))
+    }
+
+    /// Reopens a recorded flow by folding its log; refused while another live process shows it.
+    pub fn resume(store: &'s Store, id: &str) -> Result<DurableFlow<'s>, StoreError> {
+        if store.flow(id)?.is_none() {
+            return Err(StoreError::UnknownFlow(id.to_owned()));
+        }
+        Self::hold(store, id)?;
+        let state = FlowState::replay(&store.events(id)?);
+        Ok(Self::new(store, id.to_owned(), state))
+    }
+
+    fn hold(store: &Store, id: &str) -> Result<(), StoreError> {
+        match store.claim(id)? {
+            Claim::Acquired => Ok(()),
+            Claim::HeldBy(lease) => Err(StoreError::Held { flow: id.to_owned(), pid: lease.pid }),
+        }
+    }
+
+    fn new(store: &'s Store, id: String, state: FlowState) -> DurableFlow<'s> {
+        DurableFlow { store, id, state, host: FlowHost::default(), offers: None }
+    }
+
+    /// Sets where effects go.
+    pub fn with_host(mut self, host: FlowHost) -> Self {
+        self.host = host;
+        self
+    }
+
+    /// Answers `@` queries with `offers`, on a worker thread.
+    pub fn with_file_offers(mut self, mut offers: FileOffers) -> Self {
+        let (requests, inbox) = channel::<(u64, String)>();
+        let (outbox, answers) = channel();
+        std::thread::spawn(move || {
+            while let Ok(mut request) = inbox.recv() {
+                // Only the newest query still matters: the fold ignores answers to older ones.
+                while let Ok(newer) = inbox.try_recv() {
+                    request = newer;
+                }
+                let items = offers(&request.1);
+                if outbox.send((request.0, request.1, items)).is_err() {
+                    break;
+                }
+            }
+        });
+        self.offers = Some(OfferWorker { requests, answers, asked: 0, answered: 0 });
+        self
+    }
+
+    /// The flow id.
+    pub fn id(&self) -> &str {
+        &self.id
+    }
+
+    /// The folded state.
+    pub fn state(&self) -> &FlowState {
+        &self.state
+    }
+
+    /// Commits `event` durably, applies it, and carries out its effects (their outcomes are
+    /// committed and applied as events too).
+    pub fn push(&mut self, event: Event) -> Result<Effects, StoreError> {
+        let before = *self.state.settings();
+        self.store.append(&self.id, &event)?;
+        let fx = self.state.apply(&event);
+        if let (Some((toggle, on)), Some(path)) = (fx.save_toggle, self.host.config.as_deref())
+            && let Err(e) = crate::save_toggle(path, toggle, on)
+        {
+            let message = error_line(&e);
+            self.commit_and_apply(Event::SettingsSaveFailed { settings: before, message })?;
+        }
+        if let (Some(query), Some(worker)) = (&fx.complete_query, self.offers.as_mut()) {
+            worker.asked += 1;
+            let _ = worker.requests.send((worker.asked, query.clone()));
+        }
+        Ok(fx)
+    }
+
+    fn commit_and_apply(&mut self, event: Event) -> Result<Effects, StoreError> {
+        self.store.append(&self.id, &event)?;
+        Ok(self.state.apply(&event))
+    }
+
+    /// Whether `@` paths were asked for and have not arrived yet.
+    pub fn offers_pending(&self) -> bool {
+        self.offers.as_ref().is_some_and(|w| w.answered < w.asked)
+    }
+
+    /// Commits and applies the `@` paths that have arrived, waiting up to `wait` for the first;
+    /// returns whether any were applied.
+    pub fn take_offers(&mut self, wait: Duration) -> Result<bool, StoreError> {
+        let mut applied = false;
+        while self.offers_pending() {
+            let Some(worker) = self.offers.as_mut() else { break };
+            let arrived =
+                if applied { worker.answers.try_recv().ok() } else { worker.answers.recv_timeout(wait).ok() };
+            let Some((generation, query, items)) = arrived else { break };
+            worker.answered = generation;
+            self.commit_and_apply(Event::CompletionsOffered { query, items })?;
+            applied = true;
+        }
+        Ok(applied)
+    }
+
+    /// Waits for every `@` lookup asked so far (headless runs stay deterministic this way).
+    pub fn settle(&mut self) -> Result<(), StoreError> {
+        while self.offers_pending() {
+            if !self.take_offers(Duration::from_secs(60))? {
+                break;
+            }
+        }
+        Ok(())
+    }
+}
+
+impl Drop for DurableFlow<'_> {
+    fn drop(&mut self) {
+        let _ = self.store.release(&self.id);
+    }
+}
+
+/// An error and its causes on one line, each cause once.
+fn error_line(e: &dyn std::error::Error) -> String {
+    let mut line = e.to_string();
+    let mut source = e.source();
+    while let Some(cause) = source {
+        let text = cause.to_string();
+        if !line.contains(&text) {
+            line.push_str(": ");
+            line.push_str(&text);
+        }
+        source = cause.source();
+    }
+    line
+}

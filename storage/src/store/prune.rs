@@ -1,0 +1,100 @@
+//! Retention: deleting finished flows by age or count. Unfinished flows and flows a live
+//! process holds are never pruned.
+
+use ask_engine::FlowState;
+use redb::ReadableTable;
+
+use super::{EVENTS, FLOWS, LEASES, META, PAYLOADS, Store, StoreError, decode_u64};
+
+const DAY_MS: u64 = 86_400_000;
+
+/// Which finished flows to delete.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct PruneRule {
+    /// Delete finished flows created more than this many milliseconds ago.
+    pub older_than_ms: Option<u64>,
+    /// Keep only the newest this many finished flows.
+    pub keep: Option<usize>,
+}
+
+/// What a prune deleted.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct PruneReport {
+    /// Flows deleted.
+    pub flows: usize,
+    /// Events deleted with them.
+    pub events: usize,
+}
+
+impl Store {
+    /// Deletes the finished flows `rule` selects (with their events and stored payloads).
+    pub fn prune(&self, now_ms: u64, rule: PruneRule) -> Result<PruneReport, StoreError> {
+        let mut finished = Vec::new();
+        for record in self.flows()? {
+            let Ok(events) = self.events(&record.id) else { continue };
+            if FlowState::replay(&events).outcome().is_some() && self.holder(&record.id)?.is_none() {
+                finished.push(record);
+            }
+        }
+        // Newest first, so `keep` spares the head.
+        finished.sort_by(|a, b| (b.created_ms, &b.id).cmp(&(a.created_ms, &a.id)));
+        let mut report = PruneReport::default();
+        for (rank, record) in finished.iter().enumerate() {
+            let too_old =
+                rule.older_than_ms.is_some_and(|age| now_ms.saturating_sub(record.created_ms) > age);
+            let beyond_keep = rule.keep.is_some_and(|keep| rank >= keep);
+            if too_old || beyond_keep {
+                report.events += self.delete_flow(&record.id, &record.session)?;
+                report.flows += 1;
+            }
+        }
+        Ok(report)
+    }
+
+    /// Prunes flows older than `retention_days` if no prune ran in the last day (0 = keep all).
+    pub fn prune_if_due(&self, now_ms: u64, retention_days: u64) -> Result<Option<PruneReport>, StoreError> {
+        if retention_days == 0 {
+            return Ok(None);
+        }
+        let last =
+            self.read(|tx| Ok(tx.open_table(META)?.get("lastPruneMs")?.and_then(|v| decode_u64(v.value()))))?;
+        if last.is_some_and(|last| now_ms.saturating_sub(last) < DAY_MS) {
+            return Ok(None);
+        }
+        self.write(|tx| {
+            tx.open_table(META)?.insert("lastPruneMs", now_ms.to_string().as_bytes())?;
+            Ok(())
+        })?;
+        let rule = PruneRule { older_than_ms: Some(retention_days.saturating_mul(DAY_MS)), keep: None };
+        self.prune(now_ms, rule).map(Some)
+    }
+
+    /// Deletes one flow: record, events, lease, and the payloads that opened it.
+    fn delete_flow(&self, id: &str, session: &str) -> Result<usize, StoreError> {
+        self.write(|tx| {
+            tx.open_table(FLOWS)?.remove(id)?;
+            tx.open_table(LEASES)?.remove(id)?;
+            let mut events = tx.open_table(EVENTS)?;
+            let seqs: Vec<u64> = events
+                .range((id, 0)..=(id, u64::MAX))?
+                .map(|row| row.map(|(k, _)| k.value().1))
+                .collect::<Result<_, _>>()?;
+            for seq in &seqs {
+                events.remove((id, *seq))?;
+            }
+            let mut payloads = tx.open_table(PAYLOADS)?;
+            let opened_it: Vec<u64> = payloads
+                .range((session, 0)..=(session, u64::MAX))?
+                .filter_map(|row| {
+                    let (k, v) = row.ok()?;
+                    let entry: serde_json::Value = serde_json::from_slice(v.value()).ok()?;
+                    (entry.get("flowId").and_then(|f| f.as_str()) == Some(id)).then(|| k.value().1)
+                })
+                .collect();
+            for seq in opened_it {
+                payloads.remove((session, seq))?;
+            }
+            Ok(seqs.len())
+        })
+    }
+}

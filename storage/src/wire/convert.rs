@@ -1,0 +1,192 @@
+//! Between the current wire version and the engine's types: the only place that knows both.
+
+use std::sync::Arc;
+
+use ask_engine::{Behaviour, Event, KeyPress, Keymaps, Origin, Settings, Size};
+use ask_schema::{Form, FormSource, OptionItem, Question, QuestionType};
+
+use super::DecodeError;
+use super::v1::{BehaviourV1, FormV1, KeymapsV1, OptionV1, OriginV1, QuestionV1, SettingsV1, SizeV1};
+use super::v2::EventV2;
+
+pub fn to_wire(event: &Event) -> EventV2 {
+    match event {
+        Event::FlowOpened { form, settings, origin, size, notices } => EventV2::FlowOpened {
+            form: form_to_wire(form),
+            settings: settings_to_wire(settings),
+            origin: OriginV1 {
+                source: source_name(origin.source).to_owned(),
+                command: origin.command.clone(),
+            },
+            size: size_to_wire(*size),
+            notices: notices.clone(),
+        },
+        Event::KeyPressed { key } => EventV2::KeyPressed { key: key.to_string() },
+        Event::TextPasted { text } => EventV2::TextPasted { text: text.clone() },
+        Event::TerminalResized { size } => EventV2::TerminalResized { size: size_to_wire(*size) },
+        Event::SettingsChanged { settings, notices } => {
+            EventV2::SettingsChanged { settings: settings_to_wire(settings), notices: notices.clone() }
+        }
+        Event::SettingsSaveFailed { settings, message } => {
+            EventV2::SettingsSaveFailed { settings: settings_to_wire(settings), message: message.clone() }
+        }
+        Event::CompletionsOffered { query, items } => {
+            EventV2::CompletionsOffered { query: query.clone(), items: items.clone() }
+        }
+    }
+}
+
+pub fn from_wire(event: EventV2) -> Result<Event, DecodeError> {
+    Ok(match event {
+        EventV2::FlowOpened { form, settings, origin, size, notices } => Event::FlowOpened {
+            form: Arc::new(form_from_wire(form)?),
+            settings: settings_from_wire(&settings)?,
+            origin: Origin { source: source_from_name(&origin.source)?, command: origin.command },
+            size: size_from_wire(size),
+            notices,
+        },
+        EventV2::KeyPressed { key } => Event::KeyPressed { key: key_from_wire(&key)? },
+        EventV2::TextPasted { text } => Event::TextPasted { text },
+        EventV2::TerminalResized { size } => Event::TerminalResized { size: size_from_wire(size) },
+        EventV2::SettingsChanged { settings, notices } => {
+            Event::SettingsChanged { settings: settings_from_wire(&settings)?, notices }
+        }
+        EventV2::SettingsSaveFailed { settings, message } => {
+            Event::SettingsSaveFailed { settings: settings_from_wire(&settings)?, message }
+        }
+        EventV2::CompletionsOffered { query, items } => Event::CompletionsOffered { query, items },
+    })
+}
+
+fn malformed(what: impl std::fmt::Display) -> DecodeError {
+    DecodeError::Malformed(what.to_string())
+}
+
+fn source_name(source: FormSource) -> &'static str {
+    match source {
+        FormSource::Tool => "tool",
+        FormSource::AnswerExtraction => "answer-extraction",
+    }
+}
+
+fn source_from_name(name: &str) -> Result<FormSource, DecodeError> {
+    match name {
+        "tool" => Ok(FormSource::Tool),
+        "answer-extraction" => Ok(FormSource::AnswerExtraction),
+        other => Err(malformed(format!("unknown form source {other:?}"))),
+    }
+}
+
+fn size_to_wire(size: Size) -> SizeV1 {
+    SizeV1 { width: size.width, height: size.height }
+}
+
+fn size_from_wire(size: SizeV1) -> Size {
+    Size { width: size.width, height: size.height }
+}
+
+fn key_from_wire(id: &str) -> Result<KeyPress, DecodeError> {
+    KeyPress::parse(id).map_err(|e| malformed(format!("key {id:?}: {e}")))
+}
+
+fn settings_to_wire(s: &Settings) -> SettingsV1 {
+    let b = &s.behaviour;
+    let k = &s.keymaps;
+    SettingsV1 {
+        behaviour: BehaviourV1 {
+            auto_submit_when_answered_without_notes: b.auto_submit_when_answered_without_notes,
+            confirm_dismiss_when_dirty: b.confirm_dismiss_when_dirty,
+            double_press_review_shortcuts: b.double_press_review_shortcuts,
+            show_footer_hints: b.show_footer_hints,
+        },
+        keymaps: KeymapsV1 {
+            cancel: k.cancel.to_string(),
+            dismiss: k.dismiss.to_string(),
+            toggle: k.toggle.to_string(),
+            confirm: k.confirm.to_string(),
+            option_note: k.option_note.to_string(),
+            question_note: k.question_note.to_string(),
+        },
+    }
+}
+
+fn settings_from_wire(s: &SettingsV1) -> Result<Settings, DecodeError> {
+    let b = &s.behaviour;
+    let k = &s.keymaps;
+    Ok(Settings {
+        behaviour: Behaviour {
+            auto_submit_when_answered_without_notes: b.auto_submit_when_answered_without_notes,
+            confirm_dismiss_when_dirty: b.confirm_dismiss_when_dirty,
+            double_press_review_shortcuts: b.double_press_review_shortcuts,
+            show_footer_hints: b.show_footer_hints,
+        },
+        keymaps: Keymaps {
+            cancel: key_from_wire(&k.cancel)?,
+            dismiss: key_from_wire(&k.dismiss)?,
+            toggle: key_from_wire(&k.toggle)?,
+            confirm: key_from_wire(&k.confirm)?,
+            option_note: key_from_wire(&k.option_note)?,
+            question_note: key_from_wire(&k.question_note)?,
+        },
+    })
+}
+
+fn form_to_wire(form: &Form) -> FormV1 {
+    FormV1 {
+        title: form.title.clone(),
+        questions: form
+            .questions
+            .iter()
+            .map(|q| QuestionV1 {
+                id: q.id.clone(),
+                label: q.label.clone(),
+                prompt: q.prompt.clone(),
+                kind: q.kind.as_str().to_owned(),
+                required: q.required,
+                options: q
+                    .options
+                    .iter()
+                    .map(|o| OptionV1 {
+                        value: o.value.clone(),
+                        label: o.label.clone(),
+                        description: o.description.clone(),
+                        preview: o.preview.clone(),
+                        freeform: o.freeform,
+                    })
+                    .collect(),
+            })
+            .collect(),
+    }
+}
+
+fn form_from_wire(form: FormV1) -> Result<Form, DecodeError> {
+    let mut questions = Vec::with_capacity(form.questions.len());
+    for q in form.questions {
+        let kind = match q.kind.as_str() {
+            "single" => QuestionType::Single,
+            "multi" => QuestionType::Multi,
+            "preview" => QuestionType::Preview,
+            other => return Err(malformed(format!("question {:?}: unknown type {other:?}", q.id))),
+        };
+        let options = q
+            .options
+            .into_iter()
+            .map(|o| OptionItem {
+                value: o.value,
+                label: o.label,
+                description: o.description,
+                preview: o.preview,
+                freeform: o.freeform,
+            })
+            .collect();
+        questions.push(Question {
+            id: q.id,
+            label: q.label,
+            prompt: q.prompt,
+            kind,
+            required: q.required,
+            options,
+        });
+    }
+    Ok(Form { title: form.title, questions })
+}

@@ -1,0 +1,86 @@
+//! The versioned wire form of events, shared by the redb log and portable log files.
+//!
+//! Each event is stored as a JSON object: the frozen DTO of its version (`v1`, `v2`, …) plus a
+//! `"v"` field naming that version (absent = 1). The DTOs are separate from the engine's and
+//! the schema's types on purpose: changing those can never change what a stored event means.
+//! A reader upgrades every older version step by step to the current one and refuses a newer
+//! version by name.
+//!
+//! ```
+//! use ask_engine::{Event, KeyPress};
+//! use ask_storage::wire::{decode, encode};
+//!
+//! let key = Event::key(KeyPress::parse("shift+n").unwrap());
+//! let bytes = encode(&key).unwrap();
+//! assert_eq!(bytes, br#"{"type":"KeyPressed","key":"shift+n","v":2}"#);
+//! assert_eq!(decode(&bytes).unwrap(), key);
+//! // A version-1 line (no "v") still reads.
+//! assert_eq!(decode(br#"{"type":"KeyPressed","key":"shift+n"}"#).unwrap(), key);
+//! ```
+
+mod convert;
+pub mod v1;
+pub mod v2;
+
+use ask_engine::Event;
+use serde::{Deserialize, Serialize};
+
+/// The event encoding version this build writes.
+pub const EVENT_VERSION: u32 = 2;
+
+/// The header line of an exported log file names this format.
+pub const LOG_FORMAT: &str = "ask-user-log";
+
+/// Why a stored event could not be read.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum DecodeError {
+    /// Not JSON, or not an event of a known shape.
+    #[error("malformed event: {0}")]
+    Malformed(String),
+    /// Written by a newer ask-user.
+    #[error(
+        "event version {0} is newer than this ask-user understands (up to {EVENT_VERSION}); upgrade ask-user"
+    )]
+    Newer(u64),
+}
+
+/// Why an event could not be encoded (it never is in practice; an encode failure must fail the
+/// append rather than commit an empty event).
+#[derive(Debug, thiserror::Error)]
+#[error("cannot encode the event")]
+pub struct EncodeError(#[source] pub serde_json::Error);
+
+#[derive(Serialize)]
+struct Tagged<'a, T> {
+    #[serde(flatten)]
+    event: &'a T,
+    v: u32,
+}
+
+#[derive(Deserialize)]
+struct Version {
+    #[serde(default)]
+    v: Option<u64>,
+}
+
+/// Encodes one event in the current version.
+pub fn encode(event: &Event) -> Result<Vec<u8>, EncodeError> {
+    serde_json::to_vec(&Tagged { event: &convert::to_wire(event), v: EVENT_VERSION }).map_err(EncodeError)
+}
+
+/// Decodes one event of any version up to [`EVENT_VERSION`].
+pub fn decode(bytes: &[u8]) -> Result<Event, DecodeError> {
+    let malformed = |e: serde_json::Error| DecodeError::Malformed(e.to_string());
+    // Fast path: this build always writes the version last, so its own lines parse once.
+    if bytes.ends_with(br#","v":2}"#) {
+        return convert::from_wire(serde_json::from_slice(bytes).map_err(malformed)?);
+    }
+    let Version { v } = serde_json::from_slice(bytes).map_err(malformed)?;
+    let wire: v2::EventV2 = match v.unwrap_or(1) {
+        1 => serde_json::from_slice::<v1::EventV1>(bytes).map_err(malformed)?.into(),
+        2 => serde_json::from_slice(bytes).map_err(malformed)?,
+        0 => return Err(DecodeError::Malformed("event version 0".to_owned())),
+        newer => return Err(DecodeError::Newer(newer)),
+    };
+    convert::from_wire(wire)
+}

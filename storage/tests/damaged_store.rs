@@ -1,0 +1,165 @@
+//! Damaged, torn and foreign store files: never a panic, never overwritten, always one line.
+#![allow(clippy::unwrap_used, clippy::expect_used)] // tests fail loudly by design
+
+use std::path::{Path, PathBuf};
+
+use ask_engine::{Event, KeyPress, Size};
+use ask_storage::{FlowRecord, Store, StoreError, log_file};
+use rstest::rstest;
+
+fn opening() -> Event {
+    Event::TerminalResized { size: Size { width: 80, height: 24 } }
+}
+
+fn key(id: &str) -> Event {
+    Event::key(KeyPress::parse(id).unwrap())
+}
+
+/// A store with three flows of 200 keys each (enough pages to damage one in the middle).
+fn three_flow_store(path: &Path) {
+    let store = Store::open(path).unwrap();
+    for (n, id) in ["one", "two", "three"].iter().enumerate() {
+        store.create_flow(&FlowRecord::new(*id, "ask", "default", n as u64), &opening()).unwrap();
+        for _ in 0..200 {
+            store.append(id, &key("down")).unwrap();
+        }
+    }
+}
+
+/// The folder an unreadable store was moved to, named in its error.
+fn moved_to(err: &StoreError) -> PathBuf {
+    match err {
+        StoreError::Unreadable { moved_to, .. } => PathBuf::from(moved_to),
+        other => panic!("expected Unreadable, got {other:?}"),
+    }
+}
+
+#[test]
+fn spec9_a_foreign_file_is_moved_aside_whole_and_a_new_store_starts() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("s.redb");
+    let garbage = b"definitely not a redb file, but somebody's data".repeat(100);
+    std::fs::write(&path, &garbage).unwrap();
+    let err = Store::open(&path).err().expect("unreadable");
+    let line = err.to_string();
+    assert!(line.contains(&path.display().to_string()) && line.contains("moved aside to"), "{line}");
+    assert!(!line.contains('\n'), "one line: {line}");
+    let aside = moved_to(&err);
+    assert_eq!(std::fs::read(aside.join("s.redb")).unwrap(), garbage, "the data is kept byte for byte");
+    let store = Store::open(&path).expect("the next run starts a new store");
+    assert!(store.flows().unwrap().is_empty());
+}
+
+#[rstest]
+#[case::page_45056(45_056)]
+#[case::page_49152(49_152)]
+#[case::page_53248(53_248)]
+fn spec9_flipped_bytes_inside_a_page_are_an_error_not_a_panic(#[case] offset: usize) {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("s.redb");
+    three_flow_store(&path);
+    let mut bytes = std::fs::read(&path).unwrap();
+    assert!(bytes.len() > offset + 64, "store is {} bytes", bytes.len());
+    for b in &mut bytes[offset..offset + 64] {
+        *b ^= 0xA5;
+    }
+    std::fs::write(&path, &bytes).unwrap();
+    let err = match Store::open(&path) {
+        Err(err) => err,
+        // The bytes fell on a page no committed tree uses: then every flow must read back whole.
+        Ok(store) => {
+            for id in ["one", "two", "three"] {
+                assert_eq!(store.events(id).unwrap().len(), 201, "flow {id} intact");
+            }
+            return;
+        }
+    };
+    let aside = moved_to(&err);
+    assert_eq!(std::fs::read(aside.join("s.redb")).unwrap(), bytes, "moved, not rewritten");
+    // Whatever could be salvaged replays as a log file.
+    for entry in std::fs::read_dir(&aside).unwrap().flatten() {
+        if entry.path().extension().is_some_and(|e| e == "jsonl") {
+            let (_, events) = log_file::import(&std::fs::read_to_string(entry.path()).unwrap()).unwrap();
+            assert_eq!(events.len(), 201, "a salvaged flow is whole: {}", entry.path().display());
+        }
+    }
+}
+
+#[test]
+fn a_zero_length_file_from_an_interrupted_creation_becomes_a_store() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("s.redb");
+    std::fs::write(&path, b"").unwrap();
+    let store = Store::open(&path).expect("an empty file holds no data: re-initialized");
+    store.create_flow(&FlowRecord::new("f", "ask", "default", 1), &opening()).unwrap();
+}
+
+#[test]
+fn a_killed_creators_temporary_is_cleaned_up_and_creation_leaves_no_temporaries() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut child = std::process::Command::new("true").spawn().unwrap();
+    let dead = child.id();
+    child.wait().unwrap();
+    let stale = dir.path().join(format!(".s.redb.creating-{dead}-7"));
+    std::fs::write(&stale, b"half a store").unwrap();
+    Store::open(&dir.path().join("s.redb")).unwrap();
+    let names: Vec<String> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .flatten()
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .collect();
+    assert_eq!(names, ["s.redb"]);
+}
+
+#[cfg(unix)]
+#[test]
+fn the_store_and_the_directories_it_creates_are_owner_only() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("data/ask-user/s.redb");
+    Store::open(&path).unwrap();
+    let mode = |p: &Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o777;
+    assert_eq!(mode(&path), 0o600);
+    assert_eq!(mode(&dir.path().join("data/ask-user")), 0o700);
+    assert_eq!(mode(&dir.path().join("data")), 0o700);
+}
+
+#[test]
+fn spec9_unwritable_store_directory_is_a_clear_error() {
+    let err = Store::open(Path::new("/proc/ask-user-test/s.redb")).err().expect("cannot create");
+    let line = format!("{:#}", anyhow_like(&err));
+    assert!(line.contains("/proc/ask-user-test"), "{line}");
+}
+
+/// The error and its causes joined as `main` prints them.
+fn anyhow_like(e: &dyn std::error::Error) -> String {
+    let mut line = e.to_string();
+    let mut source = e.source();
+    while let Some(cause) = source {
+        line.push_str(": ");
+        line.push_str(&cause.to_string());
+        source = cause.source();
+    }
+    line
+}
+
+#[test]
+fn a_store_from_a_newer_ask_user_is_refused_by_version() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("s.redb");
+    drop(Store::open(&path).unwrap());
+    {
+        let raw = redb::Builder::new()
+            .set_concurrency_mode(redb::ConcurrencyMode::MultiWriter)
+            .open(&path)
+            .unwrap();
+        let tx = raw.begin_write().unwrap();
+        let meta: redb::TableDefinition<&str, &[u8]> = redb::TableDefinition::new("meta");
+        tx.open_table(meta).unwrap().insert("storeVersion", b"99".as_slice()).unwrap();
+        tx.commit().unwrap();
+    }
+    let err = Store::open(&path).err().expect("refused");
+    assert!(matches!(err, StoreError::Newer { version: 99, .. }), "{err:?}");
+    assert!(err.to_string().contains("layout version 99"), "{err}");
+    assert!(path.exists(), "a newer store is left in place");
+}

@@ -1,0 +1,162 @@
+//! One store, many processes: forms driven at once, listed while live, waited on from another
+//! process, one UI per flow, and one form per flow id.
+#![allow(clippy::unwrap_used, clippy::expect_used)] // tests fail loudly by design
+
+mod common;
+
+use std::time::{Duration, Instant};
+
+use common::{PAYLOAD, Sandbox};
+
+fn s(path: &std::path::Path) -> &str {
+    path.to_str().unwrap()
+}
+
+/// Picks SQLite, then the n-th extra, then submits: each process gets its own answer.
+fn keys(n: usize) -> String {
+    format!("down\nenter\n{}\nenter\n1\n1\n", n % 3 + 1)
+}
+
+fn wait_until(what: &str, limit: Duration, mut done: impl FnMut() -> bool) {
+    let start = Instant::now();
+    while !done() {
+        assert!(start.elapsed() < limit, "timed out waiting for {what}");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+#[test]
+fn spec8_eight_forms_at_once_while_a_ninth_lists_and_a_tenth_waits() {
+    let sb = Sandbox::new();
+    let p = sb.file("p.json", PAYLOAD);
+    // Create the store first, so the ten processes race on it rather than on its creation.
+    assert_eq!(sb.run(&["log", "list"]).code, 0);
+    let children: Vec<_> = (0..8)
+        .map(|n| {
+            let k = sb.file(&format!("k{n}"), &keys(n));
+            sb.spawn(&["ask", s(&p), "--id", &format!("form-{n}"), "--script", s(&k), "--pace", "40"])
+        })
+        .collect();
+    wait_until("form-3 to exist", Duration::from_secs(20), || sb.run(&["log", "show", "form-3"]).code == 0);
+    let waiter = sb.spawn(&["wait", "form-3"]);
+    let mut listed = String::new();
+    wait_until("all eight flows to be listed", Duration::from_secs(20), || {
+        let r = sb.run(&["log", "list"]);
+        assert_eq!(r.code, 0, "log list never waits on the writers: {}", r.stderr);
+        listed = r.stdout;
+        (0..8).all(|n| listed.contains(&format!("form-{n}")))
+    });
+    assert!(listed.contains("open"), "live flows show as open while they run:\n{listed}");
+    let results: Vec<_> = children.into_iter().map(|c| c.wait_with_output().unwrap()).collect();
+    for (n, out) in results.iter().enumerate() {
+        assert_eq!(out.status.code(), Some(0), "form-{n}: {}", String::from_utf8_lossy(&out.stderr));
+        assert!(out.stderr.is_empty(), "form-{n}: no errors");
+        let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        let extras = ["CI", "Docker", "Lint"][n % 3];
+        assert_eq!(json["details"]["answers"]["db"]["labels"], serde_json::json!(["SQLite"]), "form-{n}");
+        assert_eq!(json["details"]["answers"]["extras"]["labels"], serde_json::json!([extras]), "form-{n}");
+    }
+    let waited = waiter.wait_with_output().unwrap();
+    assert_eq!(waited.status.code(), Some(0));
+    assert_eq!(waited.stdout, results[3].stdout, "wait prints exactly what ask printed");
+    let listed = sb.run(&["log", "list"]).stdout;
+    assert_eq!(listed.matches("submitted").count(), 8, "{listed}");
+}
+
+#[test]
+fn spec8_wait_times_out_with_its_own_status_and_sees_a_result_driven_elsewhere() {
+    let sb = Sandbox::new();
+    let p = sb.file("p.json", PAYLOAD);
+    // A flow left open by a script that ends early.
+    let r = sb.run(&["ask", s(&p), "--id", "w", "--script", s(&sb.file("k1", "down\n"))]);
+    assert_eq!(r.code, 4);
+    let start = Instant::now();
+    let timed_out = sb.run(&["wait", "w", "--timeout", "0.3"]);
+    assert_eq!(timed_out.code, 6, "{}", timed_out.stderr);
+    assert!(start.elapsed() >= Duration::from_millis(300));
+    assert!(timed_out.stdout.is_empty() && timed_out.stderr.contains("still open"), "{}", timed_out.stderr);
+    let waiter = sb.spawn(&["wait", "w", "--timeout", "30"]);
+    std::thread::sleep(Duration::from_millis(200));
+    let done = sb.run(&["resume", "w", "--script", s(&sb.file("k2", "enter\ntab\n1\n1\n"))]);
+    assert_eq!(done.code, 0, "{}", done.stderr);
+    let waited = waiter.wait_with_output().unwrap();
+    assert_eq!(waited.status.code(), Some(0));
+    assert_eq!(String::from_utf8(waited.stdout).unwrap(), done.stdout);
+    let unknown = sb.run(&["wait", "nope"]);
+    assert_eq!((unknown.code, unknown.stderr.lines().count()), (5, 1), "{}", unknown.stderr);
+}
+
+#[test]
+fn spec8_ask_with_the_id_of_a_flow_shown_elsewhere_waits_or_says_so() {
+    let sb = Sandbox::new();
+    let p = sb.file("p.json", PAYLOAD);
+    let slow = sb.file("slow", &format!("{}down\nenter\n1\nenter\n1\n1\n", "down\nup\n".repeat(20)));
+    let holder = sb.spawn(&["ask", s(&p), "--id", "busy", "--script", s(&slow), "--pace", "25"]);
+    wait_until("the holder to start", Duration::from_secs(10), || sb.run(&["log", "show", "busy"]).code == 0);
+    let refused = sb.run(&["ask", s(&p), "--id", "busy", "--no-wait"]);
+    assert_eq!(refused.code, 6, "{}", refused.stderr);
+    assert!(refused.stdout.is_empty());
+    assert!(refused.stderr.contains("open in another ask-user process"), "{}", refused.stderr);
+    let resumed = sb.run(&["resume", "busy", "--script", s(&sb.file("k", "down\n"))]);
+    assert_eq!(resumed.code, 5, "no second UI on the same log: {}", resumed.stderr);
+    let waited = sb.run(&["ask", s(&p), "--id", "busy"]);
+    let held = holder.wait_with_output().unwrap();
+    assert_eq!(held.status.code(), Some(0));
+    assert_eq!(waited.code, 0, "{}", waited.stderr);
+    assert!(waited.stderr.contains("waiting"), "says why it waits: {}", waited.stderr);
+    assert_eq!(waited.stdout.as_bytes(), held.stdout, "the answer given in the other process");
+}
+
+#[test]
+fn a_flow_whose_process_died_is_resumable_by_any_process() {
+    let sb = Sandbox::new();
+    let p = sb.file("p.json", PAYLOAD);
+    let slow = sb.file("slow", &"down\nup\n".repeat(100));
+    let mut holder = sb.spawn(&["ask", s(&p), "--id", "dead", "--script", s(&slow), "--pace", "10"]);
+    wait_until("a few keys", Duration::from_secs(10), || {
+        sb.run(&["log", "show", "dead"]).stdout.lines().count() > 5
+    });
+    holder.kill().unwrap();
+    holder.wait().unwrap();
+    let r =
+        sb.run(&["ask", s(&p), "--id", "dead", "--no-wait", "--script", s(&sb.file("k", "2\ntab\n1\n1\n"))]);
+    assert_eq!(r.code, 0, "the dead holder's lease is stale: {}", r.stderr);
+}
+
+#[test]
+fn spec8_the_same_id_with_another_payload_is_refused_not_answered_with_the_old_result() {
+    let sb = Sandbox::new();
+    let p = sb.file("p.json", PAYLOAD);
+    let first = sb.run(&["ask", s(&p), "--id", "call-1", "--script", s(&sb.file("k", "1\n1\ntab\n1\n1\n"))]);
+    assert_eq!(first.code, 0, "{}", first.stderr);
+    let other = sb.file("q.json", &PAYLOAD.replace("Which database?", "Which cache?"));
+    let r = sb.run(&["ask", s(&other), "--id", "call-1", "--no-ui"]);
+    assert_eq!(r.code, 7, "{}", r.stderr);
+    assert_eq!(r.stderr.lines().count(), 1);
+    let json = r.json();
+    assert_eq!(json["details"]["error"]["kind"], "id_conflict");
+    assert_eq!(json["details"]["cancelled"], true);
+    assert_eq!(json["details"]["answers"], serde_json::json!({}), "no answer of the old form leaks out");
+    assert!(json["content"][0]["text"].as_str().unwrap().contains("call-1"));
+    // Whitespace that normalizes away is the same question.
+    let same = sb.file("same.json", &PAYLOAD.replace("\"Which database?\"", "\"  Which database?  \""));
+    let again = sb.run(&["ask", s(&same), "--id", "call-1", "--no-ui"]);
+    assert_eq!(again.stdout, first.stdout, "the recorded result, exactly once");
+}
+
+#[test]
+fn no_ui_schema_and_transcript_never_wait_on_a_busy_store() {
+    let sb = Sandbox::new();
+    let p = sb.file("p.json", PAYLOAD);
+    let slow = sb.file("slow", &"down\nup\n".repeat(100));
+    let mut holder = sb.spawn(&["ask", s(&p), "--id", "h", "--script", s(&slow), "--pace", "10"]);
+    wait_until("the holder to start", Duration::from_secs(10), || sb.run(&["log", "show", "h"]).code == 0);
+    for args in [vec!["ask", s(&p), "--no-ui"], vec!["schema", "result"], vec!["transcript", "call", s(&p)]] {
+        let start = Instant::now();
+        let r = sb.run(&args);
+        assert!(r.code == 0 || r.code == 3, "{args:?}: {}", r.stderr);
+        assert!(start.elapsed() < Duration::from_millis(1500), "{args:?} took {:?}", start.elapsed());
+    }
+    holder.kill().unwrap();
+    holder.wait().unwrap();
+}
