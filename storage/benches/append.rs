@@ -146,8 +146,14 @@ fn main() {
         .truncate(true)
         .open(dir.path().join("exclusive.redb"))
         .unwrap();
-    let exclusive =
-        appends(&Store::with_backend(redb::backends::FileBackend::new(file).unwrap(), "exclusive").unwrap());
+    let exclusive = appends(
+        &Store::with_backend(
+            redb::backends::FileBackend::new(file).unwrap(),
+            "exclusive",
+            redb::ConcurrencyMode::ExclusiveWriter,
+        )
+        .unwrap(),
+    );
     summary("bare 4 KiB write + fdatasync", probe);
     summary("append, multi-writer (now)", multi);
     summary("append, exclusive-writer (before)", exclusive);

@@ -68,7 +68,7 @@ proptest! {
         // is committed as SettingsSaveFailed.
         std::fs::write(dir.path().join("file"), "").unwrap();
         let config = if config_writable { dir.path().join("config.json") } else { dir.path().join("file/config.json") };
-        let store = Store::with_backend(redb::backends::InMemoryBackend::new(), "memory").unwrap();
+        let store = Store::with_backend(redb::backends::InMemoryBackend::new(), "memory", redb::ConcurrencyMode::ExclusiveWriter).unwrap();
         let form = validate(&payload(n, multi), FormSource::Tool).unwrap();
         let opened = Event::FlowOpened { form: form.into(), settings: Settings::default(), origin: Origin::tool(), size: Size::default(), notices: vec![] };
         let mut flow = DurableFlow::start(&store, &FlowRecord::new("f", "ask", "s", 0), opened).unwrap()
@@ -96,7 +96,12 @@ proptest! {
 fn an_overlay_toggle_is_saved_and_a_failed_save_is_committed_as_an_event() {
     let dir = tempfile::tempdir().unwrap();
     std::fs::write(dir.path().join("config.json"), "{ not json").unwrap();
-    let store = Store::with_backend(redb::backends::InMemoryBackend::new(), "memory").unwrap();
+    let store = Store::with_backend(
+        redb::backends::InMemoryBackend::new(),
+        "memory",
+        redb::ConcurrencyMode::ExclusiveWriter,
+    )
+    .unwrap();
     let form = validate(&payload(1, false), FormSource::Tool).unwrap();
     let opened = Event::FlowOpened {
         form: form.into(),

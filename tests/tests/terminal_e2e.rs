@@ -177,3 +177,30 @@ fn in_a_kitty_terminal_kitty_encoded_keys_mean_the_same_as_legacy_ones() {
     assert!(pty.wrote(b"\x1b[<1u"), "and popped on exit");
     assert_eq!(out(&sb)["details"]["answers"]["db"]["note"], "kitty");
 }
+
+#[test]
+fn a_config_edit_made_while_the_user_types_reaches_the_form_with_its_notices() {
+    let sb = Sandbox::new();
+    let mut pty = start(&sb, 80, 24);
+    pty.send("N"); // the question-note editor: every key below is typed text, an event each
+    pty.wait_for("Question note:");
+    pty.wait_for("Enter save note");
+    // Keys keep arriving every 20 ms while the file changes: the edit must not be swallowed by
+    // the keys' own events (it used to be, until the user paused).
+    let refused = r#"{"behaviour":{"showFooterHints":false},"keymaps":{"cancel":"esc","dismiss":"ctrl+c","toggle":"space","confirm":"tab","optionNote":"n","questionNote":"shift+n"}}"#;
+    for i in 0..40 {
+        pty.send("a");
+        if i == 5 {
+            std::fs::write(sb.path("config.json"), refused).unwrap();
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    assert!(!pty.screen().contains("save note"), "footer hints went away while typing:\n{}", pty.screen());
+    pty.send("\x1b"); // Esc saves the note and closes the editor
+    pty.send("?");
+    pty.wait_for("Keymaps not used");
+    pty.send("?");
+    pty.send(CTRL_C);
+    pty.send(CTRL_C);
+    assert_eq!(pty.wait_exit(), 1);
+}

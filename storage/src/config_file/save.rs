@@ -82,6 +82,8 @@ pub fn write_defaults(path: &Path) -> std::io::Result<()> {
         .map(|a| (a.key().to_owned(), Value::String(ask_engine::Keymaps::default().get(*a).to_string())))
         .collect();
     obj.insert("keymaps".into(), Value::Object(keymaps));
+    let store = serde_json::to_value(super::StoreSettings::default()).map_err(std::io::Error::other)?;
+    obj.insert("store".into(), store);
     write_json(path, &Value::Object(obj))
 }
 

@@ -79,11 +79,17 @@ impl Store {
     }
 
     /// Opens a store on any redb storage backend (tests use one that can cut power at every
-    /// sync). Such a backend has no byte-range locks, so the store is single-process.
-    pub fn with_backend(backend: impl redb::StorageBackend, label: &str) -> Result<Store, StoreError> {
+    /// sync). `mode` must be one the backend's locks support: `ExclusiveWriter` for a backend
+    /// without byte-range locks; `MultiWriter` (what [`Store::open`] uses) for one with them.
+    pub fn with_backend(
+        backend: impl redb::StorageBackend,
+        label: &str,
+        mode: redb::ConcurrencyMode,
+    ) -> Result<Store, StoreError> {
         let path = PathBuf::from(label);
         let db = contain_panics(&path, || {
             Database::builder()
+                .set_concurrency_mode(mode)
                 .create_with_backend(backend)
                 .map_err(|source| StoreError::Open { path: label.to_owned(), source })
         })?;

@@ -1,0 +1,86 @@
+//! Retention: finished flows are pruned by age or count; unfinished ones never are.
+#![allow(clippy::unwrap_used, clippy::expect_used)] // tests fail loudly by design
+
+use ask_engine::{Event, KeyPress, Origin, Settings, Size};
+use ask_schema::{FormSource, validate};
+use ask_storage::{FlowRecord, PayloadEntry, PruneRule, Store};
+
+const DAY: u64 = 86_400_000;
+
+fn key(id: &str) -> Event {
+    Event::key(KeyPress::parse(id).unwrap())
+}
+
+/// A store with flows created on the given days: `done` ones cancelled (finished), others open.
+fn store_with(flows: &[(&str, u64, bool)]) -> (tempfile::TempDir, Store) {
+    let dir = tempfile::tempdir().unwrap();
+    let store = Store::open(&dir.path().join("s.redb")).unwrap();
+    let raw = serde_json::json!({"questions": [{"id": "q", "prompt": "P?", "options": [{"value": "a", "label": "A"}]}]});
+    let form = validate(&raw, FormSource::Tool).unwrap();
+    for (id, day, done) in flows {
+        let opened = Event::FlowOpened {
+            form: form.clone().into(),
+            settings: Settings::default(),
+            origin: Origin::tool(),
+            size: Size::default(),
+            notices: vec![],
+        };
+        store.create_flow(&FlowRecord::new(*id, "ask", "s", day * DAY), &opened).unwrap();
+        let entry = PayloadEntry {
+            version: 1,
+            timestamp: day * DAY,
+            params: raw.clone(),
+            source: FormSource::Tool,
+            flow_id: Some((*id).to_owned()),
+        };
+        store.save_payload("s", &entry).unwrap();
+        if *done {
+            store.append(id, &key("esc")).unwrap();
+        }
+    }
+    (dir, store)
+}
+
+fn ids(store: &Store) -> Vec<String> {
+    store.flows().unwrap().into_iter().map(|r| r.id).collect()
+}
+
+#[test]
+fn prune_by_age_deletes_only_old_finished_flows_with_their_events_and_payloads() {
+    let (_dir, store) = store_with(&[("old-done", 1, true), ("old-open", 1, false), ("new-done", 99, true)]);
+    let report = store.prune(100 * DAY, PruneRule { older_than_ms: Some(30 * DAY), keep: None }).unwrap();
+    assert_eq!((report.flows, report.events), (1, 2));
+    assert_eq!(ids(&store), ["old-open", "new-done"], "an unfinished flow is never pruned");
+    assert!(store.events("old-done").unwrap().is_empty());
+    let left: Vec<_> = store.payloads("s").unwrap().into_iter().filter_map(|p| p.flow_id).collect();
+    assert_eq!(left, ["old-open", "new-done"], "the pruned flow's payload goes with it");
+}
+
+#[test]
+fn prune_by_count_keeps_the_newest_finished_flows() {
+    let (_dir, store) = store_with(&[("a", 1, true), ("b", 2, true), ("c", 3, false), ("d", 4, true)]);
+    store.prune(5 * DAY, PruneRule { older_than_ms: None, keep: Some(1) }).unwrap();
+    assert_eq!(ids(&store), ["c", "d"]);
+}
+
+#[test]
+fn a_flow_held_by_a_live_process_is_not_pruned() {
+    let (_dir, store) = store_with(&[("held", 1, true)]);
+    store.claim("held").unwrap();
+    let report = store.prune(100 * DAY, PruneRule { older_than_ms: Some(DAY), keep: None }).unwrap();
+    assert_eq!(report.flows, 0);
+}
+
+#[test]
+fn the_retention_prune_runs_at_most_once_a_day() {
+    let (_dir, store) = store_with(&[("old", 1, true)]);
+    let first = store.prune_if_due(200 * DAY, 90).unwrap();
+    assert_eq!(first.map(|r| r.flows), Some(1), "the first opening prunes");
+    let (_d2, store2) = store_with(&[("old", 1, true)]);
+    store2.prune_if_due(200 * DAY, 90).unwrap();
+    // Another old flow appears; a prune within the same day does not run again.
+    store2.create_flow(&FlowRecord::new("later", "ask", "s", DAY), &key("esc")).unwrap();
+    assert_eq!(store2.prune_if_due(200 * DAY + DAY / 2, 90).unwrap(), None);
+    assert!(store2.prune_if_due(201 * DAY, 90).unwrap().is_some(), "a day later it runs again");
+    assert_eq!(store.prune_if_due(300 * DAY, 0).unwrap(), None, "0 days keeps everything");
+}

@@ -1,0 +1,48 @@
+//! What ask-user leaves on disk: owner-only files, prunable history, an honest export warning.
+#![allow(clippy::unwrap_used, clippy::expect_used)] // tests fail loudly by design
+
+mod common;
+
+use common::{PAYLOAD, Sandbox};
+
+fn s(path: &std::path::Path) -> &str {
+    path.to_str().unwrap()
+}
+
+#[cfg(unix)]
+#[test]
+fn store_config_log_and_exports_are_owner_only() {
+    use std::os::unix::fs::PermissionsExt;
+    let sb = Sandbox::new();
+    let p = sb.file("p.json", PAYLOAD);
+    let r = sb.run(&["ask", s(&p), "--id", "f", "--script", s(&sb.file("k", "1\ntab\n1\n1\n"))]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    sb.run(&["log", "export", "f", "-o", s(&sb.path("f.jsonl"))]);
+    let mode = |name: &str| std::fs::metadata(sb.path(name)).unwrap().permissions().mode() & 0o777;
+    assert_eq!(mode("store.redb"), 0o600, "store");
+    assert_eq!(mode("config.json"), 0o600, "config written with defaults");
+    assert_eq!(mode("logs"), 0o700, "log directory");
+    assert_eq!(mode("logs/ask-user.log"), 0o600, "log file");
+    assert_eq!(mode("f.jsonl"), 0o600, "exported log");
+}
+
+#[test]
+fn log_prune_deletes_finished_flows_and_keeps_open_ones() {
+    let sb = Sandbox::new();
+    let p = sb.file("p.json", PAYLOAD);
+    sb.run(&["ask", s(&p), "--id", "done", "--script", s(&sb.file("k1", "esc\n"))]);
+    sb.run(&["ask", s(&p), "--id", "open", "--script", s(&sb.file("k2", "down\n"))]);
+    let r = sb.run(&["log", "prune", "--older-than", "0s"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(r.stderr.contains("pruned 1 finished flow(s)"), "{}", r.stderr);
+    let listed = sb.run(&["log", "list"]).stdout;
+    assert!(listed.contains("open") && !listed.contains("done "), "{listed}");
+    let bad = sb.run(&["log", "prune", "--older-than", "3 weeks"]);
+    assert_eq!(bad.code, 64, "a bad age is a usage error: {}", bad.stderr);
+}
+
+#[test]
+fn log_export_help_warns_that_the_file_holds_every_keystroke() {
+    let help = Sandbox::new().run(&["log", "export", "--help"]).stdout;
+    assert!(help.contains("every keystroke"), "{help}");
+}
