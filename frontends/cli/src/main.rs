@@ -30,6 +30,17 @@ fn main() -> ExitCode {
         }
     };
     let _guard = logging::init();
+    // A panic inside the storage layer (a damaged file) is caught and reported in one line;
+    // the default hook would print it first and break the one-line promise.
+    let default_hook = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        if ask_storage::panic_is_contained() {
+            tracing::error!(panic = %info, "storage panic caught");
+        } else {
+            default_hook(info);
+        }
+    }));
+    ask_tui::terminal::LiveTerminal::panics_caught_when(ask_storage::panic_is_contained);
     let outcome = match &cli.command {
         Command::Ask(args) => commands::ask::run_ask(args),
         Command::Replay(args) => commands::reopen::run_replay(args),

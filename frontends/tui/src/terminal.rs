@@ -51,7 +51,16 @@ pub struct LiveTerminal {
     stop: Arc<AtomicBool>,
 }
 
+static CAUGHT_ELSEWHERE: std::sync::OnceLock<fn() -> bool> = std::sync::OnceLock::new();
+
 impl LiveTerminal {
+    /// Tells the panic hook which panics are caught by the code around them (e.g. the storage
+    /// layer containing a panic from a damaged file): those neither restore the terminal nor
+    /// print anything, since the program goes on and reports them in its own words.
+    pub fn panics_caught_when(caught: fn() -> bool) {
+        let _ = CAUGHT_ELSEWHERE.set(caught);
+    }
+
     /// Takes over `/dev/tty`. Fails when there is no terminal.
     pub fn open(config_path: Option<&str>) -> io::Result<LiveTerminal> {
         let mut tty = OpenOptions::new().read(true).write(true).open("/dev/tty")?;
@@ -61,6 +70,9 @@ impl LiveTerminal {
         }
         let previous = std::panic::take_hook();
         std::panic::set_hook(Box::new(move |info| {
+            if CAUGHT_ELSEWHERE.get().is_some_and(|caught| caught()) {
+                return; // the panic is caught and reported by the code around it: keep the screen
+            }
             restore();
             previous(info);
         }));
