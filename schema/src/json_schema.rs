@@ -66,3 +66,45 @@ pub fn input_schema() -> serde_json::Value {
 pub fn result_schema() -> serde_json::Value {
     serde_json::to_value(schema_for!(ToolResult)).unwrap_or_default()
 }
+
+/// The input schema with nothing required and no length limits: what a host registers so that
+/// a malformed call still reaches the tool, whose own validation then answers with every issue
+/// in the structured `invalid_input` result (as the contract asks) instead of a protocol error.
+pub fn lenient_input_schema() -> serde_json::Value {
+    let mut schema = input_schema();
+    loosen(&mut schema);
+    schema
+}
+
+fn loosen(value: &mut serde_json::Value) {
+    match value {
+        serde_json::Value::Object(obj) => {
+            for key in ["required", "minLength", "minItems"] {
+                obj.remove(key);
+            }
+            obj.values_mut().for_each(loosen);
+        }
+        serde_json::Value::Array(items) => items.iter_mut().for_each(loosen),
+        _ => {}
+    }
+}
+
+/// The JSON Schema of a result's `details` alone: an MCP tool's `outputSchema`, since the MCP
+/// server returns `details` as `structuredContent`.
+pub fn details_schema() -> serde_json::Value {
+    serde_json::to_value(schema_for!(crate::output::Details)).unwrap_or_default()
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn the_lenient_schema_requires_nothing_and_keeps_every_property() {
+        let strict = super::input_schema().to_string();
+        let lenient = super::lenient_input_schema().to_string();
+        assert!(strict.contains("\"required\""));
+        assert!(!lenient.contains("\"required\"") && !lenient.contains("minLength"));
+        for property in ["questions", "prompt", "options", "preview", "description"] {
+            assert!(lenient.contains(&format!("\"{property}\"")), "{property}");
+        }
+    }
+}

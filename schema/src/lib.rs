@@ -17,7 +17,7 @@ mod output;
 mod validate;
 
 pub use input::{Form, FormSource, OptionItem, Question, QuestionType};
-pub use json_schema::{input_schema, result_schema};
+pub use json_schema::{details_schema, input_schema, lenient_input_schema, result_schema};
 pub use output::{
     Answer, Continuation, Details, ElaboratedQuestion, Elaboration, ElaborationItem, InputError, Issue, Mode,
     NextAction, QuestionMeta, QuestionStateEntry, QuestionStatus, Strategy, Target, TextContent, ToolResult,

@@ -35,6 +35,11 @@ pub enum Command {
     Resume(ResumeArgs),
     /// Wait for a flow another process is driving to complete; print its result as `ask` would.
     Wait(WaitArgs),
+    /// Open a form that is waiting for an answer (e.g. one an MCP call opened) in this terminal;
+    /// without FLOW, the newest one, or wait for one to arrive.
+    Attach(AttachArgs),
+    /// Serve the ask_user tool to MCP clients over stdio (Claude Code, Codex, Gemini CLI, …).
+    Mcp(McpArgs),
     /// The event log: list flows, show one, export it for a bug report, replay a log file.
     Log {
         #[command(subcommand)]
@@ -45,6 +50,10 @@ pub enum Command {
         /// Which schema.
         #[arg(value_enum, default_value_t = SchemaKind::Input)]
         kind: SchemaKind,
+        /// The input schema with nothing required, for hosts that must let malformed calls
+        /// reach the tool (its validation answers them with every issue).
+        #[arg(long)]
+        lenient: bool,
     },
     /// Render a payload (call) or a tool result (result) as transcript rows.
     Transcript {
@@ -69,7 +78,7 @@ pub enum TranscriptKind {
 }
 
 /// Options of every command that opens a flow.
-#[derive(Debug, Args)]
+#[derive(Debug, Clone, Args)]
 pub struct FlowArgs {
     /// The config file (default: $ASK_USER_CONFIG, else the platform config dir).
     #[arg(long, value_name = "FILE")]
@@ -233,6 +242,24 @@ pub struct WaitArgs {
     pub timeout: Option<f64>,
     #[command(flatten)]
     pub store: StoreArgs,
+}
+
+#[derive(Debug, Args)]
+pub struct AttachArgs {
+    /// The flow id (default: the newest waiting form; waits for one if there is none).
+    pub flow_id: Option<String>,
+    #[command(flatten)]
+    pub flow: FlowArgs,
+}
+
+#[derive(Debug, Args)]
+pub struct McpArgs {
+    /// Seconds one tool call waits for the answer before returning "still open" (default:
+    /// mcp.waitSeconds in the config, 240). Keep it below the client's tool timeout.
+    #[arg(long, value_name = "SECONDS")]
+    pub wait: Option<u64>,
+    #[command(flatten)]
+    pub flow: FlowArgs,
 }
 
 /// Just the store location.

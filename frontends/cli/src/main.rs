@@ -46,10 +46,12 @@ fn main() -> ExitCode {
         Command::Replay(args) => commands::reopen::run_replay(args),
         Command::Resume(args) => commands::reopen::run_resume(args),
         Command::Wait(args) => commands::wait::run_wait(args),
+        Command::Attach(args) => commands::reopen::run_attach(args),
+        Command::Mcp(args) => commands::mcp::run_mcp(args),
         Command::Settings(args) => commands::reopen::run_settings(args),
         Command::Answer(args) => commands::answer::run_answer(args),
         Command::Log { command } => commands::log::run_log(command),
-        Command::Schema { kind } => commands::info::schema(*kind),
+        Command::Schema { kind, lenient } => commands::info::schema(*kind, *lenient),
         Command::Transcript { kind, file } => commands::info::transcript(*kind, file),
     };
     match outcome {

@@ -20,12 +20,16 @@ pub fn default_config_path() -> Option<PathBuf> {
         .or_else(|| dirs().map(|d| d.config_dir().join("config.json")))
 }
 
-/// Opens the store: `--store`, else `$ASK_USER_STORE`, else `<data dir>/ask-user/store.redb`.
-pub fn open_store(explicit: Option<&Path>) -> anyhow::Result<ask_storage::Store> {
-    let path = explicit
+/// The store file: `--store`, else `$ASK_USER_STORE`, else `<data dir>/ask-user/store.redb`.
+pub fn store_path(explicit: Option<&Path>) -> anyhow::Result<PathBuf> {
+    explicit
         .map(Path::to_path_buf)
         .or_else(|| std::env::var_os("ASK_USER_STORE").map(PathBuf::from))
         .or_else(|| dirs().map(|d| d.data_dir().join("store.redb")))
-        .ok_or_else(|| anyhow::anyhow!("no home directory to keep the store in; pass --store FILE"))?;
-    Ok(ask_storage::Store::open(&path)?)
+        .ok_or_else(|| anyhow::anyhow!("no home directory to keep the store in; pass --store FILE"))
+}
+
+/// Opens the store (see [`store_path`]).
+pub fn open_store(explicit: Option<&Path>) -> anyhow::Result<ask_storage::Store> {
+    Ok(ask_storage::Store::open(&store_path(explicit)?)?)
 }

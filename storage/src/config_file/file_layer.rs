@@ -66,6 +66,15 @@ fn check(bytes: &[u8]) -> Result<(Value, u64), String> {
         serde_json::from_value::<super::StoreSettings>(st.clone())
             .map_err(|e| format!("the store section is ill-typed ({e})"))?;
     }
+    if let Some(m) = obj.get("mcp") {
+        let mcp = serde_json::from_value::<super::McpSettings>(m.clone())
+            .map_err(|e| format!("the mcp section is ill-typed ({e})"))?;
+        if let Some(bad) =
+            mcp.presentation.iter().find(|r| !["tmux", "elicitation", "terminal"].contains(&r.as_str()))
+        {
+            return Err(format!("mcp.presentation names {bad:?}; use tmux, elicitation or terminal"));
+        }
+    }
     Ok((value, version))
 }
 

@@ -59,6 +59,25 @@ impl Default for StoreSettings {
     }
 }
 
+/// The `mcp` section: how `ask-user mcp` shows a form and how long a call waits.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", default, deny_unknown_fields)]
+pub struct McpSettings {
+    /// Ways of showing the form, first that applies: `tmux`, `elicitation`, `terminal`.
+    pub presentation: Vec<String>,
+    /// Seconds one tool call waits for the answer before returning "still open".
+    pub wait_seconds: u64,
+}
+
+impl Default for McpSettings {
+    fn default() -> Self {
+        McpSettings {
+            presentation: vec!["tmux".into(), "elicitation".into(), "terminal".into()],
+            wait_seconds: 240,
+        }
+    }
+}
+
 /// Settings read from the config file and the environment, with what went wrong on the way.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct LoadedConfig {
@@ -68,6 +87,8 @@ pub struct LoadedConfig {
     pub answer: AnswerSettings,
     /// The `store` section in force.
     pub store: StoreSettings,
+    /// The `mcp` section in force.
+    pub mcp: McpSettings,
     /// Problems found, one line each.
     pub notices: Vec<String>,
     /// The file the settings came from.
@@ -88,6 +109,7 @@ pub fn load_settings_with_env(
         settings: Settings::default(),
         answer: AnswerSettings::default(),
         store: StoreSettings::default(),
+        mcp: McpSettings::default(),
         notices: Vec::new(),
         path: path.map(Path::to_path_buf),
     };
@@ -109,6 +131,7 @@ pub fn reload_config(path: &Path) -> Option<(Settings, Vec<String>)> {
         settings: Settings::default(),
         answer: AnswerSettings::default(),
         store: StoreSettings::default(),
+        mcp: McpSettings::default(),
         notices: Vec::new(),
         path: Some(path.to_path_buf()),
     };
@@ -135,6 +158,11 @@ fn apply(config: &Value, loaded: &mut LoadedConfig) {
         && let Ok(store) = serde_json::from_value::<StoreSettings>(st.clone())
     {
         loaded.store = store;
+    }
+    if let Some(m) = config.get("mcp")
+        && let Ok(mcp) = serde_json::from_value::<McpSettings>(m.clone())
+    {
+        loaded.mcp = mcp;
     }
     if let Some(keymaps) = config.get("keymaps") {
         match keymaps_from_ids(keymaps) {

@@ -9,8 +9,9 @@ use ask_schema::{FormSource, ToolResult, input_schema, result_schema, validate_t
 use crate::cli::{SchemaKind, TranscriptKind};
 use crate::exit::Status;
 
-pub fn schema(kind: SchemaKind) -> anyhow::Result<Status> {
+pub fn schema(kind: SchemaKind, lenient: bool) -> anyhow::Result<Status> {
     let schema = match kind {
+        SchemaKind::Input if lenient => ask_schema::lenient_input_schema(),
         SchemaKind::Input => input_schema(),
         SchemaKind::Result => result_schema(),
     };

@@ -4,5 +4,6 @@ pub mod answer;
 pub mod ask;
 pub mod info;
 pub mod log;
+pub mod mcp;
 pub mod reopen;
 pub mod wait;

@@ -7,7 +7,7 @@ use ask_engine::{FlowState, Origin};
 use ask_schema::{Form, FormSource, validate};
 use ask_storage::{Store, StoreError, pi_session};
 
-use crate::cli::{PiArgs, ReplayArgs, ResumeArgs, SettingsArgs};
+use crate::cli::{AttachArgs, PiArgs, ReplayArgs, ResumeArgs, SettingsArgs};
 use crate::exit::Status;
 use crate::runtime::{Report, new_flow_id, resume_flow, run, start_flow};
 
@@ -105,4 +105,30 @@ pub fn run_settings(args: &SettingsArgs) -> anyhow::Result<Status> {
     let form = Form { title: None, questions: Vec::new() };
     let mut session = start_flow(&store, new_flow_id(), form, origin, &args.flow)?;
     run(&mut session, &args.flow, Report::Silent)
+}
+
+/// `ask-user attach`: answer a form that waits for this terminal (an MCP call's, say). Without
+/// an id it takes the newest form nobody is showing, or waits for one to arrive.
+pub fn run_attach(args: &AttachArgs) -> anyhow::Result<Status> {
+    let store = crate::paths::open_store(args.flow.store.as_deref())?;
+    let id = match &args.flow_id {
+        Some(id) => id.clone(),
+        None => {
+            let mut told = false;
+            loop {
+                if let Some(id) = newest_unfinished(&store)? {
+                    break id;
+                }
+                if !told {
+                    eprintln!(
+                        "ask-user: no form is waiting; this terminal will open the next one (Ctrl+C to stop)"
+                    );
+                    told = true;
+                }
+                std::thread::sleep(std::time::Duration::from_millis(250));
+            }
+        }
+    };
+    let resume = ResumeArgs { flow_id: Some(id), flow: args.flow.clone() };
+    run_resume(&resume)
 }

@@ -1,0 +1,24 @@
+//! `ask-user mcp`: the `ask_user` tool for every MCP client (Claude Code, Codex, Gemini CLI,
+//! OpenCode, Cursor, VS Code, …), over stdio.
+//!
+//! The client owns the terminal, so the form is shown elsewhere, on the first rung that applies
+//! ([`present::Rung`], order set by `mcp.presentation`): a tmux popup with the full form; the
+//! client's own form through MCP elicitation; or another terminal, where the user runs
+//! `ask-user attach`. The flow lives in the shared store like any other, so a call that times
+//! out (or is cancelled) loses nothing: the form stays open, and the next call with the same
+//! payload returns the answers given meanwhile — never a second form for the same question.
+
+pub mod elicit;
+pub mod present;
+mod server;
+
+pub use server::{AskServer, McpOptions};
+
+/// Serves the `ask_user` tool on stdin/stdout until the client disconnects.
+pub async fn serve_stdio(options: McpOptions) -> anyhow::Result<()> {
+    use rmcp::ServiceExt;
+    let server = AskServer::new(options)?;
+    let running = server.serve(rmcp::transport::stdio()).await?;
+    running.waiting().await?;
+    Ok(())
+}

@@ -1,0 +1,67 @@
+//! Where the form is shown when an MCP client owns the terminal: the first rung that applies.
+
+use std::path::Path;
+use std::process::Stdio;
+
+/// One way of showing the form, in the order `mcp.presentation` lists them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Rung {
+    /// The full terminal form in a tmux popup (inside tmux 3.2 or later).
+    Tmux,
+    /// The client's own form (MCP elicitation), answers fed through the engine.
+    Elicitation,
+    /// Another terminal: the user runs `ask-user attach`; the call waits for the outcome.
+    Terminal,
+}
+
+impl Rung {
+    /// Parses a `mcp.presentation` entry.
+    pub fn parse(name: &str) -> Option<Rung> {
+        match name {
+            "tmux" => Some(Rung::Tmux),
+            "elicitation" => Some(Rung::Elicitation),
+            "terminal" => Some(Rung::Terminal),
+            _ => None,
+        }
+    }
+
+    /// The default order: the richest form first.
+    pub const DEFAULT: [Rung; 3] = [Rung::Tmux, Rung::Elicitation, Rung::Terminal];
+}
+
+/// Whether this server runs inside tmux 3.2 or later (display-popup exists from 3.2).
+pub fn tmux_available() -> bool {
+    if std::env::var_os("TMUX").is_none_or(|t| t.is_empty()) {
+        return false;
+    }
+    let Ok(out) = std::process::Command::new("tmux").arg("-V").stderr(Stdio::null()).output() else {
+        return false;
+    };
+    let text = String::from_utf8_lossy(&out.stdout);
+    let version = text.split_whitespace().nth(1).unwrap_or("");
+    let mut parts = version.split(|c: char| !c.is_ascii_digit()).filter_map(|p| p.parse::<u32>().ok());
+    let (major, minor) = (parts.next().unwrap_or(0), parts.next().unwrap_or(0));
+    (major, minor) >= (3, 2)
+}
+
+/// Single-quotes `s` for the shell tmux runs the popup command with.
+fn quote(s: &str) -> String {
+    format!("'{}'", s.replace('\'', r"'\''"))
+}
+
+/// The popup showing flow `id`: `tmux display-popup -E` running `ask-user attach`.
+pub fn popup_command(bin: &Path, id: &str, store: &Path, config: Option<&Path>) -> tokio::process::Command {
+    let mut inner = format!(
+        "{} attach {} --store {}",
+        quote(&bin.display().to_string()),
+        quote(id),
+        quote(&store.display().to_string())
+    );
+    if let Some(config) = config {
+        inner.push_str(&format!(" --config {}", quote(&config.display().to_string())));
+    }
+    let mut cmd = tokio::process::Command::new("tmux");
+    cmd.args(["display-popup", "-E", "-w", "90%", "-h", "90%", "-T", " ask_user ", &inner]);
+    cmd.stdin(Stdio::null()).stdout(Stdio::null()).stderr(Stdio::null()).kill_on_drop(true);
+    cmd
+}

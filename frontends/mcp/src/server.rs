@@ -1,0 +1,378 @@
+//! The MCP server: one tool, `ask_user`, validated inside the tool as the contract says.
+
+use std::collections::HashMap;
+use std::path::PathBuf;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use ask_engine::{Event, FlowState, Origin, Size};
+use ask_schema::{Form, FormSource, ToolResult, validate};
+use ask_storage::{DurableFlow, FlowRecord, PayloadEntry, Store, now_ms};
+use rmcp::model::{
+    CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, ElicitRequestParams,
+    ElicitationAction, Implementation, InitializeResult, JsonObject, ListToolsResult, PaginatedRequestParams,
+    ProgressNotificationParam, ServerCapabilities, Tool,
+};
+use rmcp::service::{ElicitationMode, RequestContext};
+use rmcp::{ErrorData, RoleServer, ServerHandler};
+use serde_json::Value;
+
+use crate::elicit::{self, MultiStyle};
+use crate::present::{self, Rung};
+
+/// What the server needs to know.
+#[derive(Debug, Clone)]
+pub struct McpOptions {
+    /// The store file shared with every other ask-user process.
+    pub store: PathBuf,
+    /// The config file (settings, `mcp.presentation`, `mcp.waitSeconds`).
+    pub config: Option<PathBuf>,
+    /// The payload session forms are stored under.
+    pub session: String,
+    /// How long one call waits for an answer (`None`: `mcp.waitSeconds`).
+    pub wait: Option<Duration>,
+    /// The `ask-user` binary the tmux popup runs.
+    pub bin: PathBuf,
+    /// How often a waiting call tells the client it is still alive (progress notifications
+    /// reset Claude Code's idle timer and pi's request timeout); 20 s by default.
+    pub progress_every: Duration,
+}
+
+impl McpOptions {
+    /// Options for a store and config, with the defaults for everything else.
+    pub fn new(store: PathBuf, config: Option<PathBuf>, bin: PathBuf) -> McpOptions {
+        McpOptions {
+            store,
+            config,
+            session: "default".to_owned(),
+            wait: None,
+            bin,
+            progress_every: Duration::from_secs(20),
+        }
+    }
+}
+
+/// The `ask_user` MCP server.
+#[derive(Clone)]
+pub struct AskServer {
+    options: Arc<McpOptions>,
+    store: Arc<Store>,
+    /// Forms whose outcome no call has returned yet, by their normalized JSON: a repeated call
+    /// picks up the same flow instead of asking again.
+    open: Arc<Mutex<HashMap<String, String>>>,
+    /// One popup at a time on the user's terminal; parallel calls queue here.
+    popup: Arc<tokio::sync::Mutex<()>>,
+}
+
+impl AskServer {
+    /// Opens the store and gets ready to serve.
+    pub fn new(options: McpOptions) -> anyhow::Result<AskServer> {
+        let store = Store::open(&options.store)?;
+        Ok(AskServer {
+            options: Arc::new(options),
+            store: Arc::new(store),
+            open: Arc::default(),
+            popup: Arc::default(),
+        })
+    }
+
+    fn tool() -> Tool {
+        let object = |v: Value| -> JsonObject { v.as_object().cloned().unwrap_or_default() };
+        let mut tool = Tool::new(
+            "ask_user",
+            "Ask the user structured questions (single choice, multiple choice, or choice with a preview pane; \
+             every question also takes a typed answer and a note) when the next step depends on their preference \
+             or a missing requirement. Returns their answers, or their notes asking you to elaborate first.",
+            object(ask_schema::lenient_input_schema()),
+        );
+        tool.output_schema = Some(Arc::new(object(ask_schema::details_schema())));
+        tool
+    }
+
+    fn settings(&self) -> ask_storage::LoadedConfig {
+        ask_storage::load_settings(self.options.config.as_deref())
+    }
+
+    fn rungs(&self) -> Vec<Rung> {
+        let names = self.settings().mcp.presentation;
+        let rungs: Vec<Rung> = names.iter().filter_map(|n| Rung::parse(n)).collect();
+        if names.is_empty() { Vec::new() } else { rungs }
+    }
+
+    async fn ask(&self, raw: Value, ctx: &RequestContext<RoleServer>) -> Result<ToolResult, ErrorData> {
+        let form = match validate(&raw, FormSource::Tool) {
+            Ok(form) => form,
+            Err(issues) => return Ok(ask_engine::invalid_result(issues)),
+        };
+        let key = serde_json::to_string(&form).unwrap_or_default();
+        let known = self.open.lock().ok().and_then(|open| open.get(&key).cloned());
+        if let Some(id) = known {
+            return self.wait_for(&id, &form, &key, ctx).await;
+        }
+        let id = new_flow_id();
+        let entry = PayloadEntry {
+            version: 1,
+            timestamp: now_ms(),
+            params: raw,
+            source: FormSource::Tool,
+            flow_id: Some(id.clone()),
+        };
+        self.store.save_payload(&self.options.session, &entry).map_err(internal)?;
+        for rung in self.rungs() {
+            match rung {
+                Rung::Tmux if present::tmux_available() => return self.in_popup(&id, &form, &key, ctx).await,
+                Rung::Elicitation
+                    if ctx.peer.supported_elicitation_modes().contains(&ElicitationMode::Form) =>
+                {
+                    return self.by_elicitation(&id, &form, ctx).await;
+                }
+                Rung::Terminal => {
+                    self.record(&id, &form, &key)?;
+                    notify(
+                        ctx,
+                        &format!(
+                            "Waiting for the user: run `ask-user attach {id}` in any terminal to answer."
+                        ),
+                        0.0,
+                    )
+                    .await;
+                    tracing::info!(flow = %id, "form waiting for `ask-user attach`");
+                    return self.wait_for(&id, &form, &key, ctx).await;
+                }
+                _ => {}
+            }
+        }
+        Ok(ask_engine::fallback_result(&form))
+    }
+
+    /// Records a flow other processes can open (`attach`), with nobody holding it yet.
+    fn record(&self, id: &str, form: &Form, key: &str) -> Result<(), ErrorData> {
+        let loaded = self.settings();
+        let opened = Event::FlowOpened {
+            form: Arc::new(form.clone()),
+            settings: loaded.settings,
+            origin: Origin { source: FormSource::Tool, command: "mcp".to_owned() },
+            size: Size::default(),
+            notices: loaded.notices,
+        };
+        let record = FlowRecord::new(id, "mcp", self.options.session.clone(), now_ms());
+        self.store.create_flow(&record, &opened).map_err(internal)?;
+        if let Ok(mut open) = self.open.lock() {
+            open.insert(key.to_owned(), id.to_owned());
+        }
+        Ok(())
+    }
+
+    async fn in_popup(
+        &self,
+        id: &str,
+        form: &Form,
+        key: &str,
+        ctx: &RequestContext<RoleServer>,
+    ) -> Result<ToolResult, ErrorData> {
+        self.record(id, form, key)?;
+        let _turn = self.popup.lock().await; // one popup at a time; the others queue
+        let mut popup = present::popup_command(
+            &self.options.bin,
+            id,
+            &self.options.store,
+            self.options.config.as_deref(),
+        );
+        match popup.spawn() {
+            Ok(child) => {
+                tracing::info!(flow = %id, "form shown in a tmux popup");
+                let result = self.wait_for(id, form, key, ctx).await;
+                drop(child); // kill_on_drop: a popup still up after a timeout closes
+                result
+            }
+            Err(e) => {
+                tracing::warn!(error = %e, "tmux popup failed; waiting for `ask-user attach`");
+                notify(
+                    ctx,
+                    &format!("Waiting for the user: run `ask-user attach {id}` in any terminal to answer."),
+                    0.0,
+                )
+                .await;
+                self.wait_for(id, form, key, ctx).await
+            }
+        }
+    }
+
+    /// Follows the flow's log until it completes, the wait runs out, or the client cancels.
+    async fn wait_for(
+        &self,
+        id: &str,
+        form: &Form,
+        key: &str,
+        ctx: &RequestContext<RoleServer>,
+    ) -> Result<ToolResult, ErrorData> {
+        let wait = self.options.wait.unwrap_or(Duration::from_secs(self.settings().mcp.wait_seconds));
+        let start = Instant::now();
+        let every = self.options.progress_every;
+        let mut next_progress = every;
+        let mut state = FlowState::default();
+        let mut seen = 0u64;
+        loop {
+            let new = self.store.events_from(id, seen).map_err(internal)?;
+            seen += new.len() as u64;
+            for event in &new {
+                state.apply(event);
+            }
+            if let Some(result) = state.result() {
+                if let Ok(mut open) = self.open.lock() {
+                    open.remove(key);
+                }
+                return Ok(result);
+            }
+            if start.elapsed() >= wait || ctx.ct.is_cancelled() {
+                tracing::info!(flow = %id, "call ended before the answer; the form stays open");
+                return Ok(still_open(id, form, wait));
+            }
+            if start.elapsed() >= next_progress {
+                let message = format!("Still waiting for the user to answer (form {id}).");
+                notify(ctx, &message, start.elapsed().as_secs_f64()).await;
+                next_progress += every;
+            }
+            tokio::select! {
+                () = tokio::time::sleep(Duration::from_millis(if new.is_empty() { 100 } else { 20 })) => {}
+                () = ctx.ct.cancelled() => {}
+            }
+        }
+    }
+
+    async fn by_elicitation(
+        &self,
+        id: &str,
+        form: &Form,
+        ctx: &RequestContext<RoleServer>,
+    ) -> Result<ToolResult, ErrorData> {
+        let codex =
+            ctx.peer.peer_info().is_some_and(|info| info.client_info.name.to_lowercase().contains("codex"));
+        let style = if codex { MultiStyle::Booleans } else { MultiStyle::Array };
+        let schema = serde_json::from_value(elicit::schema(form, style))
+            .map_err(|e| internal(format!("elicitation schema: {e}")))?;
+        let message = form.title.clone().unwrap_or_else(|| "The agent has questions for you".to_owned());
+        let request =
+            ElicitRequestParams::FormElicitationParams { meta: None, message, requested_schema: schema };
+        let response = ctx
+            .peer
+            .create_elicitation(request)
+            .await
+            .map_err(|e| internal(format!("elicitation failed: {e}")))?;
+        let events = match (response.action, response.content) {
+            (ElicitationAction::Accept, Some(Value::Object(content))) => elicit::events(form, &content),
+            _ => vec![Event::key(ask_engine::KeyPress::parse("ctrl+c").map_err(internal)?)],
+        };
+        let store = self.store.clone();
+        let (id, owned, session) = (id.to_owned(), form.clone(), self.options.session.clone());
+        let mut result =
+            tokio::task::spawn_blocking(move || run_headless(&store, &id, owned, &session, events))
+                .await
+                .map_err(internal)??;
+        if let (Some(limits), Some(first)) = (elicit::limits(form), result.content.first_mut()) {
+            first.text.push('\n');
+            first.text.push_str(&limits);
+        }
+        Ok(result)
+    }
+}
+
+/// A flow id no other call (of this server or another process) uses: time, pid and a counter.
+fn new_flow_id() -> String {
+    use std::sync::atomic::{AtomicU64, Ordering};
+    static NEXT: AtomicU64 = AtomicU64::new(0);
+    format!("mcp-{}-{}-{}", now_ms(), std::process::id(), NEXT.fetch_add(1, Ordering::Relaxed))
+}
+
+/// Feeds `events` through a durable flow of its own and returns its result.
+fn run_headless(
+    store: &Store,
+    id: &str,
+    form: Form,
+    session: &str,
+    events: Vec<Event>,
+) -> Result<ToolResult, ErrorData> {
+    let opened = Event::FlowOpened {
+        form: Arc::new(form.clone()),
+        settings: elicit::settings(),
+        origin: Origin { source: FormSource::Tool, command: "mcp".to_owned() },
+        size: Size::default(),
+        notices: Vec::new(),
+    };
+    let mut flow = DurableFlow::start(store, &FlowRecord::new(id, "mcp", session, now_ms()), opened)
+        .map_err(internal)?;
+    for event in events {
+        flow.push(event).map_err(internal)?;
+        if flow.state().outcome().is_some() {
+            break;
+        }
+    }
+    flow.state().result().ok_or_else(|| internal("the elicited answers did not complete the form"))
+}
+
+/// The result of a call that ended before the user answered.
+fn still_open(id: &str, form: &Form, waited: Duration) -> ToolResult {
+    let mut result = ask_engine::fallback_result(form);
+    let text = format!(
+        "The user has not answered yet (waited {} s). The form stays open as flow {id}: the user can answer it \
+         with `ask-user attach {id}`. Call ask_user again with the same payload to collect the answers; \
+         it will not ask twice.",
+        waited.as_secs()
+    );
+    result.content = vec![ask_schema::TextContent::text(text)];
+    result
+}
+
+async fn notify(ctx: &RequestContext<RoleServer>, message: &str, progress: f64) {
+    if let Some(token) = ctx.meta.get_progress_token() {
+        let param = ProgressNotificationParam::new(token, progress).with_message(message.to_owned());
+        let _ = ctx.peer.notify_progress(param).await;
+    }
+}
+
+fn internal(e: impl std::fmt::Display) -> ErrorData {
+    ErrorData::internal_error(e.to_string(), None)
+}
+
+fn to_call_result(result: ToolResult) -> CallToolResult {
+    let text = result.text().to_owned();
+    let mut call = CallToolResult::success(vec![ContentBlock::text(text)]);
+    call.structured_content = serde_json::to_value(&result.details).ok();
+    call
+}
+
+impl ServerHandler for AskServer {
+    fn get_info(&self) -> InitializeResult {
+        InitializeResult::new(ServerCapabilities::builder().enable_tools().build())
+            .with_server_info(Implementation::new("ask-user", env!("CARGO_PKG_VERSION")))
+            .with_instructions(INSTRUCTIONS)
+    }
+
+    async fn list_tools(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListToolsResult, ErrorData> {
+        Ok(ListToolsResult::with_all_items(vec![Self::tool()]))
+    }
+
+    async fn call_tool(
+        &self,
+        request: CallToolRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<CallToolResponse, ErrorData> {
+        if request.name != "ask_user" {
+            return Err(ErrorData::invalid_params(format!("no tool named {}", request.name), None));
+        }
+        let raw = Value::Object(request.arguments.unwrap_or_default());
+        let result = self.ask(raw, &context).await?;
+        Ok(to_call_result(result).into())
+    }
+}
+
+/// The skill's guidance, in short.
+const INSTRUCTIONS: &str = "Call ask_user when the next step depends on the user's preference or on a requirement \
+you do not have — instead of guessing. Bundle 2-3 related questions in one call; give each a few concrete \
+options (the user can always type their own answer and add notes). If the result has mode \"elaborate\", \
+answer the user's notes first, then re-ask only the affected questions. If a call returns before the user \
+answered, call it again later with the same payload: the answers given meanwhile are returned.";

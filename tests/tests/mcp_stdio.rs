@@ -1,0 +1,65 @@
+//! The real `ask-user mcp` binary over stdio, driven by an rmcp client that spawns it.
+#![allow(clippy::unwrap_used, clippy::expect_used)] // tests fail loudly by design
+
+mod common;
+
+use std::time::Duration;
+
+use common::{PAYLOAD, Sandbox, bin};
+use rmcp::ServiceExt;
+use rmcp::model::CallToolRequestParams;
+use rmcp::transport::TokioChildProcess;
+use serde_json::{Value, json};
+
+fn mcp_command(sb: &Sandbox) -> tokio::process::Command {
+    let mut cmd = tokio::process::Command::new(bin());
+    cmd.args(["mcp", "--wait", "20"])
+        .current_dir(sb.dir.path())
+        .env("ASK_USER_STORE", sb.store())
+        .env("ASK_USER_CONFIG", sb.path("config.json"))
+        .env("ASK_LOG_DIR", sb.path("logs"))
+        .env_remove("TMUX");
+    cmd
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_client_spawning_the_binary_lists_the_tool_and_gets_an_answer_given_with_attach() {
+    let sb = Sandbox::new();
+    sb.file("config.json", r#"{"mcp": {"presentation": ["terminal"]}}"#);
+    let client = ().serve(TokioChildProcess::new(mcp_command(&sb)).unwrap()).await.unwrap();
+    let tools = client.list_all_tools().await.unwrap();
+    assert_eq!(tools.iter().map(|t| t.name.to_string()).collect::<Vec<_>>(), ["ask_user"]);
+
+    let invalid = client
+        .call_tool(
+            CallToolRequestParams::new("ask_user")
+                .with_arguments(json!({"questions": []}).as_object().unwrap().clone()),
+        )
+        .await
+        .unwrap();
+    assert_eq!(invalid.structured_content.unwrap()["error"]["kind"], "invalid_input");
+
+    // A person answers in another terminal with `ask-user attach` (headless here).
+    let answer = {
+        let keys = sb.file("k", "2\nenter\n1\n1\n");
+        let mut cmd = sb.cmd(&["attach", "--script", keys.to_str().unwrap()]);
+        std::thread::spawn(move || cmd.output().unwrap())
+    };
+    let args: Value = serde_json::from_str(PAYLOAD).unwrap();
+    let result = tokio::time::timeout(
+        Duration::from_secs(30),
+        client.call_tool(
+            CallToolRequestParams::new("ask_user").with_arguments(args.as_object().unwrap().clone()),
+        ),
+    )
+    .await
+    .expect("answered in time")
+    .unwrap();
+    let attached = answer.join().unwrap();
+    assert_eq!(attached.status.code(), Some(0), "{}", String::from_utf8_lossy(&attached.stderr));
+    let details = result.structured_content.unwrap();
+    assert_eq!(details["answers"]["db"]["values"], json!(["sqlite"]));
+    let attach_json: Value = serde_json::from_slice(&attached.stdout).unwrap();
+    assert_eq!(attach_json["details"], details, "attach and the MCP call report the same result");
+    client.cancel().await.unwrap();
+}
