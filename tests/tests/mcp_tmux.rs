@@ -21,7 +21,8 @@ struct TmuxServer {
 
 impl TmuxServer {
     fn tmux(&self, args: &[&str]) -> String {
-        let out = Command::new("tmux").args(["-L", &self.socket, "-f", "/dev/null"]).args(args).output().unwrap();
+        let out =
+            Command::new("tmux").args(["-L", &self.socket, "-f", "/dev/null"]).args(args).output().unwrap();
         assert!(out.status.success(), "tmux {args:?}: {}", String::from_utf8_lossy(&out.stderr));
         String::from_utf8(out.stdout).unwrap().trim().to_owned()
     }

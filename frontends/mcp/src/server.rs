@@ -9,9 +9,10 @@ use ask_engine::{Event, FlowState, Origin, Size};
 use ask_schema::{Form, FormSource, ToolResult, validate};
 use ask_storage::{DurableFlow, FlowRecord, PayloadEntry, Store, now_ms};
 use rmcp::model::{
-    CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, ElicitRequestParams,
-    ElicitationAction, Implementation, InitializeResult, JsonObject, ListToolsResult, PaginatedRequestParams,
-    ProgressNotificationParam, ServerCapabilities, Tool,
+    CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, ElicitRequest,
+    ElicitRequestParams, ElicitResult, ElicitationAction, Implementation, InitializeResult, InputRequest,
+    InputRequests, InputRequiredResult, JsonObject, ListToolsResult, PaginatedRequestParams,
+    ProgressNotificationParam, ProtocolVersion, ServerCapabilities, Tool,
 };
 use rmcp::service::{ElicitationMode, RequestContext};
 use rmcp::{ErrorData, RoleServer, ServerHandler};
@@ -99,15 +100,27 @@ impl AskServer {
         if names.is_empty() { Vec::new() } else { rungs }
     }
 
-    async fn ask(&self, raw: Value, ctx: &RequestContext<RoleServer>) -> Result<ToolResult, ErrorData> {
+    async fn ask(
+        &self,
+        request: CallToolRequestParams,
+        ctx: &RequestContext<RoleServer>,
+    ) -> Result<CallToolResponse, ErrorData> {
+        let raw = Value::Object(request.arguments.clone().unwrap_or_default());
         let form = match validate(&raw, FormSource::Tool) {
             Ok(form) => form,
-            Err(issues) => return Ok(ask_engine::invalid_result(issues)),
+            Err(issues) => return Ok(done(ask_engine::invalid_result(issues))),
         };
+        // A 2026-07-28 client retrying with the form's answers: the flow id is the request state.
+        if let (Some(id), Some(responses)) = (&request.request_state, &request.input_responses) {
+            let reply = responses.get(FORM_INPUT).cloned().unwrap_or(Value::Null);
+            let reply: ElicitResult =
+                serde_json::from_value(reply).map_err(|e| internal(format!("form answer: {e}")))?;
+            return self.answered(id, &form, reply).await.map(done);
+        }
         let key = serde_json::to_string(&form).unwrap_or_default();
         let known = self.open.lock().ok().and_then(|open| open.get(&key).cloned());
         if let Some(id) = known {
-            return self.wait_for(&id, &form, &key, ctx).await;
+            return self.wait_for(&id, &form, &key, ctx).await.map(done);
         }
         let id = new_flow_id();
         let entry = PayloadEntry {
@@ -120,7 +133,9 @@ impl AskServer {
         self.store.save_payload(&self.options.session, &entry).map_err(internal)?;
         for rung in self.rungs() {
             match rung {
-                Rung::Tmux if present::tmux_available() => return self.in_popup(&id, &form, &key, ctx).await,
+                Rung::Tmux if present::tmux_available() => {
+                    return self.in_popup(&id, &form, &key, ctx).await.map(done);
+                }
                 Rung::Elicitation
                     if ctx.peer.supported_elicitation_modes().contains(&ElicitationMode::Form) =>
                 {
@@ -137,12 +152,12 @@ impl AskServer {
                     )
                     .await;
                     tracing::info!(flow = %id, "form waiting for `ask-user attach`");
-                    return self.wait_for(&id, &form, &key, ctx).await;
+                    return self.wait_for(&id, &form, &key, ctx).await.map(done);
                 }
                 _ => {}
             }
         }
-        Ok(ask_engine::fallback_result(&form))
+        Ok(done(ask_engine::fallback_result(&form)))
     }
 
     /// Records a flow other processes can open (`attach`), with nobody holding it yet.
@@ -240,12 +255,15 @@ impl AskServer {
         }
     }
 
+    /// The client's own form. A 2025-11-25 client is sent `elicitation/create` and answers in
+    /// this call; a 2026-07-28 client gets an `input_required` result and retries the call with
+    /// the answers (handled in [`AskServer::ask`]), the flow id travelling as the request state.
     async fn by_elicitation(
         &self,
         id: &str,
         form: &Form,
         ctx: &RequestContext<RoleServer>,
-    ) -> Result<ToolResult, ErrorData> {
+    ) -> Result<CallToolResponse, ErrorData> {
         let codex =
             ctx.peer.peer_info().is_some_and(|info| info.client_info.name.to_lowercase().contains("codex"));
         let style = if codex { MultiStyle::Booleans } else { MultiStyle::Array };
@@ -254,12 +272,29 @@ impl AskServer {
         let message = form.title.clone().unwrap_or_else(|| "The agent has questions for you".to_owned());
         let request =
             ElicitRequestParams::FormElicitationParams { meta: None, message, requested_schema: schema };
-        let response = ctx
+        let stateless =
+            ctx.peer.peer_info().is_some_and(|info| info.protocol_version == ProtocolVersion::V_2026_07_28);
+        if stateless {
+            let mut requests = InputRequests::new();
+            requests.insert(FORM_INPUT.to_owned(), InputRequest::Elicitation(ElicitRequest::new(request)));
+            return Ok(InputRequiredResult::new(Some(requests), Some(id.to_owned())).into());
+        }
+        let reply = ctx
             .peer
             .create_elicitation(request)
             .await
             .map_err(|e| internal(format!("elicitation failed: {e}")))?;
-        let events = match (response.action, response.content) {
+        self.answered(id, form, reply).await.map(done)
+    }
+
+    /// Feeds the client form's answers through a recorded flow and returns its result.
+    async fn answered(&self, id: &str, form: &Form, reply: ElicitResult) -> Result<ToolResult, ErrorData> {
+        // A retry of a retry: the answers are already recorded.
+        if self.store.flow(id).map_err(internal)?.is_some() {
+            let state = FlowState::replay(&self.store.events(id).map_err(internal)?);
+            return state.result().ok_or_else(|| internal(format!("flow {id} is still open")));
+        }
+        let events = match (reply.action, reply.content) {
             (ElicitationAction::Accept, Some(Value::Object(content))) => elicit::events(form, &content),
             _ => vec![Event::key(ask_engine::KeyPress::parse("ctrl+c").map_err(internal)?)],
         };
@@ -275,6 +310,13 @@ impl AskServer {
         }
         Ok(result)
     }
+}
+
+/// The key of the form in an `input_required` result's requests.
+const FORM_INPUT: &str = "form";
+
+fn done(result: ToolResult) -> CallToolResponse {
+    to_call_result(result).into()
 }
 
 /// A flow id no other call (of this server or another process) uses: time, pid and a counter.
@@ -364,9 +406,7 @@ impl ServerHandler for AskServer {
         if request.name != "ask_user" {
             return Err(ErrorData::invalid_params(format!("no tool named {}", request.name), None));
         }
-        let raw = Value::Object(request.arguments.unwrap_or_default());
-        let result = self.ask(raw, &context).await?;
-        Ok(to_call_result(result).into())
+        self.ask(request, &context).await
     }
 }
 

@@ -19,6 +19,8 @@ use serde_json::{Value, json};
 /// A client that may answer elicitations with a fixed reply, and records what it saw.
 #[derive(Clone, Default)]
 struct Client {
+    /// Speak the 2026-07-28 revision (elicitation as an `input_required` result).
+    stateless: bool,
     elicit: Option<(ElicitationAction, Option<Value>)>,
     schemas: Arc<Mutex<Vec<Value>>>,
     progress: Arc<Mutex<Vec<String>>>,
@@ -31,7 +33,12 @@ impl ClientHandler for Client {
         } else {
             ClientCapabilities::default()
         };
-        ClientConfig::new(caps, Implementation::new("test-client", "1.0.0"))
+        let config = ClientConfig::new(caps, Implementation::new("test-client", "1.0.0"));
+        if self.stateless {
+            config.with_protocol_version(rmcp::model::ProtocolVersion::V_2026_07_28)
+        } else {
+            config
+        }
     }
 
     async fn create_elicitation(
@@ -286,4 +293,83 @@ async fn parallel_calls_each_get_their_own_flow_and_all_are_answered() {
     assert_eq!(details(&rb)["title"], "B");
     assert_eq!(details(&ra)["answers"]["db"]["values"], json!(["pg"]));
     assert_eq!(details(&rb)["answers"]["db"]["values"], json!(["pg"]));
+}
+
+#[tokio::test]
+async fn a_2026_07_28_client_gets_the_form_as_input_required_and_its_retry_gives_the_result() {
+    use rmcp::model::{InitializeRequestParams, ProtocolVersion, ServerCapabilities};
+    use rmcp::service::{RoleServer, serve_directly};
+    let reply = json!({"q1": "pg", "q2": ["docker"], "zz_finish": "submit"});
+    let handler = Client {
+        stateless: true,
+        elicit: Some((ElicitationAction::Accept, Some(reply))),
+        ..Client::default()
+    };
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("config.json"), r#"{"mcp": {"presentation": ["elicitation"]}}"#).unwrap();
+    let options = McpOptions::new(
+        dir.path().join("store.redb"),
+        Some(dir.path().join("config.json")),
+        "ask-user".into(),
+    );
+    let server = AskServer::new(options).unwrap();
+    // The 2026-07-28 revision has no initialize handshake: both sides know each other up front.
+    let (server_io, client_io) = tokio::io::duplex(1 << 16);
+    let client_info = InitializeRequestParams::new(
+        ClientCapabilities::builder().enable_elicitation().build(),
+        Implementation::new("stateless-client", "1.0.0"),
+    )
+    .with_protocol_version(ProtocolVersion::V_2026_07_28);
+    let mut server_info =
+        rmcp::model::InitializeResult::new(ServerCapabilities::builder().enable_tools().build());
+    server_info.protocol_version = ProtocolVersion::V_2026_07_28;
+    let running = serve_directly::<RoleServer, _, _, _, _>(server, server_io, Some(client_info));
+    let client =
+        serve_directly::<RoleClient, _, _, _, _>(handler.clone(), client_io, Some(server_info.into()));
+    // rmcp's client fulfils input_required by itself: it answers the form and retries the call.
+    let params =
+        CallToolRequestParams::new("ask_user").with_arguments(payload().as_object().unwrap().clone());
+    let result = client.call_tool(params).await.unwrap();
+    let d = details(&result);
+    assert_eq!(d["answers"]["db"]["values"], json!(["pg"]));
+    assert_eq!(d["answers"]["extras"]["values"], json!(["docker"]));
+    assert_eq!(handler.schemas.lock().unwrap().len(), 1, "the form was asked once");
+    drop(client);
+    drop(running);
+    let store = Store::open(&dir.path().join("store.redb")).unwrap();
+    assert_eq!(store.flows().unwrap().len(), 1);
+    assert_eq!(store.payloads("default").unwrap().len(), 1, "the retry stores no second payload");
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_cancelled_call_leaves_a_resumable_form_and_the_repeated_call_returns_its_answers() {
+    let s =
+        setup(Client::default(), serde_json::from_str(TERMINAL_ONLY).unwrap(), Duration::from_secs(20)).await;
+    let params =
+        CallToolRequestParams::new("ask_user").with_arguments(payload().as_object().unwrap().clone());
+    let handle = s
+        .client
+        .send_cancellable_request(
+            ClientRequest::CallToolRequest(Request::new(params)),
+            PeerRequestOptions::no_options(),
+        )
+        .await
+        .unwrap();
+    let store = Store::open(&s.store_path()).unwrap();
+    let start = std::time::Instant::now();
+    while store.flows().unwrap().is_empty() {
+        assert!(start.elapsed() < Duration::from_secs(10));
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    handle.cancel(Some("the agent moved on".into())).await.unwrap();
+    let id = store.flows().unwrap()[0].id.clone();
+    // The user answers later, in another terminal; the flow is resumable by anyone.
+    let mut flow = DurableFlow::resume(&store, &id).unwrap();
+    for k in ["2", "enter", "1", "1"] {
+        flow.push(Event::key(KeyPress::parse(k).unwrap())).unwrap();
+    }
+    drop(flow);
+    let again = call(&s, payload()).await;
+    assert_eq!(details(&again)["answers"]["db"]["values"], json!(["sqlite"]));
+    assert_eq!(store.flows().unwrap().len(), 1, "the same form, not a second one");
 }
