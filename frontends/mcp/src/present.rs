@@ -65,3 +65,55 @@ pub fn popup_command(bin: &Path, id: &str, store: &Path, config: Option<&Path>) 
     cmd.stdin(Stdio::null()).stdout(Stdio::null()).stderr(Stdio::null()).kill_on_drop(true);
     cmd
 }
+
+/// The bytes that make the user's terminal ring and, where the terminal shows desktop
+/// notifications for OSC 9 (iTerm2, WezTerm, kitty, foot, Windows Terminal, Ghostty), say why.
+/// The message is reduced to printable ASCII, so it can never carry a control sequence.
+pub fn nudge_bytes(message: &str, term: &str, term_program: &str, wt_session: bool) -> Vec<u8> {
+    let osc9 = wt_session
+        || matches!(term_program, "iTerm.app" | "WezTerm" | "ghostty")
+        || term.contains("kitty")
+        || term.starts_with("foot");
+    let mut out = vec![0x07];
+    if osc9 {
+        let clean: String = message.chars().filter(|c| c.is_ascii() && !c.is_ascii_control()).collect();
+        out.extend_from_slice(format!("\x1b]9;{clean}\x07").as_bytes());
+    }
+    out
+}
+
+/// Rings the terminal this server was started from, if it has one (an MCP client started in a
+/// terminal usually shares it): a form is waiting in another terminal.
+pub fn nudge(message: &str) {
+    use std::io::Write;
+    let var = |k: &str| std::env::var(k).unwrap_or_default();
+    let bytes =
+        nudge_bytes(message, &var("TERM"), &var("TERM_PROGRAM"), std::env::var_os("WT_SESSION").is_some());
+    if let Ok(mut tty) = std::fs::OpenOptions::new().write(true).open("/dev/tty") {
+        let _ = tty.write_all(&bytes);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::nudge_bytes;
+
+    #[test]
+    fn a_plain_terminal_gets_a_bell_and_a_notifying_one_a_sanitized_osc9_too() {
+        assert_eq!(nudge_bytes("hi", "xterm-256color", "", false), b"\x07");
+        assert_eq!(
+            nudge_bytes("run \x1b]0;x\x07 it", "xterm-kitty", "", false),
+            b"\x07\x1b]9;run ]0;x it\x07"
+        );
+        assert_eq!(nudge_bytes("a", "xterm", "iTerm.app", false), b"\x07\x1b]9;a\x07");
+        assert_eq!(nudge_bytes("a", "xterm", "", true), b"\x07\x1b]9;a\x07", "Windows Terminal");
+    }
+
+    #[test]
+    fn tmux_3_2_or_later_is_required_for_popups() {
+        // Without $TMUX there is no popup, whatever tmux is installed.
+        if std::env::var_os("TMUX").is_none() {
+            assert!(!super::tmux_available());
+        }
+    }
+}

@@ -151,6 +151,7 @@ impl AskServer {
                         0.0,
                     )
                     .await;
+                    present::nudge(&format!("ask_user: a form is waiting - run ask-user attach {id}"));
                     tracing::info!(flow = %id, "form waiting for `ask-user attach`");
                     return self.wait_for(&id, &form, &key, ctx).await.map(done);
                 }
