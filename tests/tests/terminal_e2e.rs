@@ -104,8 +104,12 @@ fn ctrl_c_on_a_dirty_flow_warns_then_leaves() {
     assert_eq!(r["details"]["answers"]["db"]["values"], json!(["pg"]), "committed answers are kept");
 }
 
-#[test]
-fn sigterm_restores_the_terminal_and_keeps_answers_for_resume() {
+#[rstest::rstest]
+#[case::term("TERM")]
+#[case::hup("HUP")]
+#[case::int("INT")]
+#[case::quit("QUIT")]
+fn every_signal_restores_the_terminal_and_keeps_answers_for_resume(#[case] signal: &str) {
     let sb = Sandbox::new();
     sb.file("p.json", PAYLOAD);
     let script = format!(
@@ -122,9 +126,12 @@ fn sigterm_restores_the_terminal_and_keeps_answers_for_resume() {
         "alternate screen, bracketed paste, hidden cursor while running"
     );
     let pid = std::fs::read_to_string(sb.path("pid")).unwrap();
-    std::process::Command::new("sh").args(["-c", &format!("kill -TERM {}", pid.trim())]).status().unwrap();
+    std::process::Command::new("sh")
+        .args(["-c", &format!("kill -{signal} {}", pid.trim())])
+        .status()
+        .unwrap();
     pty.wait_exit();
-    assert_eq!(std::fs::read_to_string(sb.path("rc")).unwrap().trim(), "rc=5");
+    assert_eq!(std::fs::read_to_string(sb.path("rc")).unwrap().trim(), "rc=5", "SIG{signal}");
     let stty = std::fs::read_to_string(sb.path("stty.txt")).unwrap();
     assert!(stty.contains(" icanon") && stty.contains(" echo "), "raw mode left on: {stty}");
     assert_eq!(pty.modes(), (false, false, false), "alternate screen, paste mode and cursor restored");

@@ -106,6 +106,19 @@ pub struct FlowArgs {
     pub frame_out: Option<PathBuf>,
 }
 
+fn parse_flow_id(s: &str) -> Result<String, String> {
+    if s.trim().is_empty() {
+        return Err("a flow id cannot be blank".into());
+    }
+    if s.chars().any(char::is_control) {
+        return Err("a flow id cannot hold control characters (newlines, escapes, …)".into());
+    }
+    if s.len() > 512 {
+        return Err("a flow id is at most 512 bytes".into());
+    }
+    Ok(s.to_owned())
+}
+
 fn parse_size(s: &str) -> Result<ask_engine::Size, String> {
     let (w, h) = s.split_once(['x', 'X']).ok_or("expected WIDTHxHEIGHT, e.g. 80x24")?;
     let width: u16 = w.trim().parse().map_err(|_| format!("bad width {w:?}"))?;
@@ -274,8 +287,8 @@ pub struct StoreArgs {
 pub struct AskArgs {
     /// The payload file; `-` or nothing reads stdin.
     pub file: Option<PathBuf>,
-    /// A flow id (e.g. the agent's tool-call id).
-    #[arg(long, value_name = "ID")]
+    /// A flow id (e.g. the agent's tool-call id): non-blank, no control characters.
+    #[arg(long, value_name = "ID", value_parser = parse_flow_id)]
     pub id: Option<String>,
     /// If another process is showing the flow with this --id, exit 6 at once instead of
     /// waiting for its answer.

@@ -3,13 +3,17 @@
 use std::io::Read;
 use std::path::Path;
 
-/// Reads raw bytes from a path, or stdin for `-`.
+/// Reads raw bytes from a path, or stdin for `-`. A UTF-8 byte-order mark (editors on Windows
+/// write one) is dropped.
 pub fn read_bytes(path: &Path) -> std::io::Result<Vec<u8>> {
     let mut buf = Vec::new();
     if path.as_os_str() == "-" {
         std::io::stdin().read_to_end(&mut buf)?;
     } else {
         buf = std::fs::read(path)?;
+    }
+    if buf.starts_with(b"\xEF\xBB\xBF") {
+        buf.drain(..3);
     }
     Ok(buf)
 }

@@ -1,6 +1,33 @@
 //! The `ask-user` binary: parses the command line, runs a command, maps the outcome to an exit
 //! status. Errors become one line on stderr; stdout carries only results.
 
+/// `println!` that never panics: a reader that went away (`ask-user log list | head -1`) is no
+/// error — everything printed is also in the store.
+macro_rules! outln {
+    ($($t:tt)*) => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stdout().lock(), $($t)*);
+    }};
+}
+
+/// `print!` that never panics (see `outln!`).
+macro_rules! out {
+    ($($t:tt)*) => {{
+        use std::io::Write as _;
+        let mut stdout = std::io::stdout().lock();
+        let _ = write!(stdout, $($t)*);
+        let _ = stdout.flush();
+    }};
+}
+
+/// `eprintln!` that never panics on a closed stderr.
+macro_rules! errln {
+    ($($t:tt)*) => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stderr().lock(), $($t)*);
+    }};
+}
+
 mod cli;
 mod clock;
 mod commands;
@@ -58,8 +85,41 @@ fn main() -> ExitCode {
         Ok(status) => status.into(),
         Err(e) => {
             tracing::error!(error = format!("{e:#}"), "command failed");
-            eprintln!("ask-user: {e:#}");
+            errln!("ask-user: {}", one_line(&e));
             ExitCode::from(exit::ERROR)
         }
+    }
+}
+
+/// The error and its causes on one line: each cause once (an I/O error is often repeated by the
+/// layer above it), control characters from files or payloads shown inert.
+fn one_line(e: &anyhow::Error) -> String {
+    let mut line = String::new();
+    for cause in e.chain() {
+        let text = cause.to_string();
+        if line.contains(&text) {
+            continue;
+        }
+        if !line.is_empty() {
+            line.push_str(": ");
+        }
+        line.push_str(&text);
+    }
+    line.chars()
+        .map(|c| if c.is_control() { char::from_u32(0x2400 + (c as u32 & 0x1f)).unwrap_or('?') } else { c })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn an_error_line_names_each_cause_once_and_shows_controls_inert() {
+        let io = std::io::Error::new(std::io::ErrorKind::PermissionDenied, "Permission denied (os error 13)");
+        let e = anyhow::Error::new(io)
+            .context("Permission denied (os error 13)")
+            .context("cannot read k\x1b]0;x\x07");
+        let line = super::one_line(&e);
+        assert_eq!(line.matches("Permission denied").count(), 1, "{line}");
+        assert!(!line.chars().any(char::is_control), "{line:?}");
     }
 }

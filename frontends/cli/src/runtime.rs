@@ -37,9 +37,37 @@ pub fn new_flow_id() -> String {
 }
 
 /// Prints a tool result as one JSON line on stdout.
+/// DEL and the C1 controls (U+0080–U+009F, which some terminals obey like ESC sequences) are
+/// written as `\u` escapes, so a result shown in a terminal cannot drive it; the JSON value is
+/// the same.
 pub fn print_result(result: &ToolResult) -> anyhow::Result<()> {
-    println!("{}", serde_json::to_string(result)?);
+    outln!("{}", inert_json(&serde_json::to_string(result)?));
     Ok(())
+}
+
+/// JSON text with DEL and C1 controls escaped (they can only occur inside strings).
+pub fn inert_json(json: &str) -> String {
+    let mut out = String::with_capacity(json.len());
+    for c in json.chars() {
+        if ('\u{7f}'..='\u{9f}').contains(&c) {
+            out.push_str(&format!("\\u{:04x}", c as u32));
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn c1_controls_and_del_are_escaped_and_the_value_is_unchanged() {
+        let raw = serde_json::json!({"text": "a\u{9b}31mred\u{7f}é"});
+        let text = super::inert_json(&raw.to_string());
+        assert!(text.is_ascii() || !text.chars().any(|c| ('\u{7f}'..='\u{9f}').contains(&c)), "{text}");
+        assert!(text.contains("\\u009b") && text.contains("\\u007f"), "{text}");
+        assert_eq!(serde_json::from_str::<serde_json::Value>(&text).unwrap(), raw);
+    }
 }
 
 /// Opens a form the way every command does: store its raw payload first when it is new (also
@@ -207,8 +235,8 @@ pub fn finish(state: &FlowState, report: Report) -> anyhow::Result<Status> {
     match (report, cancelled) {
         (Report::Silent, _) => return Ok(Status::Done),
         (Report::ToolJson, _) => print_result(&result)?,
-        (Report::CommandText, true) => eprintln!("ask-user: cancelled; nothing was sent"),
-        (Report::CommandText, false) => println!("{}", result.text()),
+        (Report::CommandText, true) => errln!("ask-user: cancelled; nothing was sent"),
+        (Report::CommandText, false) => outln!("{}", result.text()),
     }
     Ok(if cancelled { Status::Cancelled } else { Status::Done })
 }

@@ -65,7 +65,14 @@ impl LiveTerminal {
     pub fn open(config_path: Option<&str>) -> io::Result<LiveTerminal> {
         let mut tty = OpenOptions::new().read(true).write(true).open("/dev/tty")?;
         let stop = Arc::new(AtomicBool::new(false));
-        for signal in [signal_hook::consts::SIGTERM, signal_hook::consts::SIGHUP] {
+        // Raw mode turns Ctrl+C into a key, so these come only from outside (a host forwarding
+        // Ctrl+C, `timeout -s INT`, a closed terminal): all of them restore and leave it resumable.
+        for signal in [
+            signal_hook::consts::SIGTERM,
+            signal_hook::consts::SIGHUP,
+            signal_hook::consts::SIGINT,
+            signal_hook::consts::SIGQUIT,
+        ] {
             signal_hook::flag::register(signal, Arc::clone(&stop))?;
         }
         let previous = std::panic::take_hook();

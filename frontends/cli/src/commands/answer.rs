@@ -16,7 +16,7 @@ pub fn run_answer(args: &AnswerArgs) -> anyhow::Result<Status> {
         match newest_extracted(args, &store)? {
             Some(raw) => raw,
             None => {
-                eprintln!("ask-user: no /answer form found to reopen");
+                errln!("ask-user: no /answer form found to reopen");
                 return Ok(Status::NoForm);
             }
         }
@@ -36,13 +36,13 @@ pub fn run_answer(args: &AnswerArgs) -> anyhow::Result<Status> {
         extract(&command, &message, timeout, config.answer.extraction_retries)?
     };
     if raw["questions"].as_array().is_some_and(Vec::is_empty) {
-        eprintln!("ask-user: no questions found in the assistant message");
+        errln!("ask-user: no questions found in the assistant message");
         return Ok(Status::NoForm);
     }
     let form = match validate(&raw, FormSource::AnswerExtraction) {
         Ok(form) => form,
         Err(issues) => {
-            eprintln!("{}", ask_engine::project::text::invalid_text(&issues));
+            errln!("{}", ask_engine::project::text::invalid_text(&issues));
             return Ok(Status::Invalid);
         }
     };
@@ -65,12 +65,12 @@ fn assistant_text(args: &AnswerArgs) -> anyhow::Result<Option<String>> {
     let entries = crate::input::pi_entries(file)?;
     let branch = pi_session::branch(&entries, args.pi.leaf.as_deref())?;
     let Some(message) = pi_session::latest_assistant(&branch) else {
-        eprintln!("ask-user: no assistant message with text on this branch");
+        errln!("ask-user: no assistant message with text on this branch");
         return Ok(None);
     };
     if message.stop_reason.as_deref() != Some("stop") {
         let why = message.stop_reason.as_deref().unwrap_or("none");
-        eprintln!(
+        errln!(
             "ask-user: the latest assistant message did not finish (stopReason: {why}); extraction refused"
         );
         return Ok(None);

@@ -55,7 +55,7 @@ fn known_flow(store: &Store, id: &str, form: &Form, args: &AskArgs) -> anyhow::R
     };
     if recorded != Some(form) {
         tracing::info!(flow = %id, "id reused for another form");
-        eprintln!("ask-user: flow id {id} was recorded for a different form; ask again with a new --id");
+        errln!("ask-user: flow id {id} was recorded for a different form; ask again with a new --id");
         print_result(&id_conflict_result(id))?;
         return Ok(Status::IdConflict);
     }
@@ -80,11 +80,11 @@ fn known_flow(store: &Store, id: &str, form: &Form, args: &AskArgs) -> anyhow::R
 /// The flow is on another process's screen: wait for its outcome, or say so at once.
 fn elsewhere(store: &Store, id: &str, pid: u32, args: &AskArgs) -> anyhow::Result<Status> {
     if args.no_wait {
-        eprintln!(
+        errln!(
             "ask-user: flow {id} is open in another ask-user process (pid {pid}); `ask-user wait {id}` waits for it"
         );
         return Ok(Status::StillOpen);
     }
-    eprintln!("ask-user: flow {id} is open in another ask-user process (pid {pid}); waiting for its answer");
+    errln!("ask-user: flow {id} is open in another ask-user process (pid {pid}); waiting for its answer");
     crate::commands::wait::follow(store, id, None, Report::ToolJson)
 }

@@ -15,7 +15,7 @@ pub fn schema(kind: SchemaKind, lenient: bool) -> anyhow::Result<Status> {
         SchemaKind::Input => input_schema(),
         SchemaKind::Result => result_schema(),
     };
-    println!("{}", serde_json::to_string_pretty(&schema)?);
+    outln!("{}", serde_json::to_string_pretty(&schema)?);
     Ok(Status::Done)
 }
 
@@ -23,9 +23,9 @@ pub fn transcript(kind: TranscriptKind, file: &Path) -> anyhow::Result<Status> {
     let text = crate::input::read_text(file).with_context(|| format!("cannot read {}", file.display()))?;
     match kind {
         TranscriptKind::Call => match validate_text(&text, FormSource::Tool) {
-            Ok(form) => println!("{}", call_row(&form)),
+            Ok(form) => outln!("{}", call_row(&form)),
             Err(issues) => {
-                println!(
+                outln!(
                     "ask_user · invalid payload ({} issue{})",
                     issues.len(),
                     if issues.len() == 1 { "" } else { "s" }
@@ -37,7 +37,7 @@ pub fn transcript(kind: TranscriptKind, file: &Path) -> anyhow::Result<Status> {
             let result: ToolResult = serde_json::from_str(&text)
                 .with_context(|| format!("{} is not an ask_user tool result", file.display()))?;
             for row in result_rows(&result) {
-                println!("{row}");
+                outln!("{row}");
             }
         }
     }

@@ -37,7 +37,7 @@ fn list(store: &Store) -> anyhow::Result<Status> {
     for record in store.flows()? {
         let events = store.events(&record.id)?;
         let state = FlowState::replay(&events);
-        println!(
+        outln!(
             "{}  {}  {:<8} {:<10} {:>5} events  session {}",
             record.id,
             crate::clock::utc(record.created_ms),
@@ -89,9 +89,9 @@ fn describe(event: &Event) -> String {
 fn show(store: &Store, flow_id: &str) -> anyhow::Result<Status> {
     let events = events_of(store, flow_id)?;
     for (i, e) in events.iter().enumerate() {
-        println!("{i:>5}  {}", describe(e));
+        outln!("{i:>5}  {}", describe(e));
     }
-    println!("status: {}", status_of(&FlowState::replay(&events)));
+    outln!("status: {}", status_of(&FlowState::replay(&events)));
     Ok(Status::Done)
 }
 
@@ -103,7 +103,7 @@ fn export(store: &Store, flow_id: &str, output: Option<&Path>) -> anyhow::Result
         Some(path) => {
             write_private(path, &text).with_context(|| format!("cannot write {}", path.display()))?
         }
-        None => print!("{text}"),
+        None => out!("{text}"),
     }
     Ok(Status::Done)
 }
@@ -131,7 +131,7 @@ fn prune(args: &PruneArgs) -> anyhow::Result<Status> {
     };
     let rule = PruneRule { older_than_ms, keep: args.keep };
     let report = store.prune(crate::runtime::now_ms(), rule)?;
-    eprintln!("ask-user: pruned {} finished flow(s), {} event(s)", report.flows, report.events);
+    errln!("ask-user: pruned {} finished flow(s), {} event(s)", report.flows, report.events);
     Ok(Status::Done)
 }
 
@@ -141,7 +141,7 @@ fn replay(file: &Path, frames: bool) -> anyhow::Result<Status> {
     let state = if frames { print_frames(&events) } else { FlowState::replay(&events) };
     let status = finish(&state, Report::ToolJson)?;
     if status == Status::ScriptEnded {
-        eprintln!("ask-user: the logged flow did not complete ({} events folded)", events.len());
+        errln!("ask-user: the logged flow did not complete ({} events folded)", events.len());
     }
     Ok(status)
 }
@@ -155,8 +155,8 @@ fn print_frames(events: &[Event]) -> FlowState {
         let size = state.size();
         let term = screen.get_or_insert_with(|| ask_tui::MemoryTerminal::new(size.width, size.height, None));
         term.resize(size.width, size.height);
-        println!("── frame {i}: {} ──", describe(e));
-        print!("{}", term.draw(&std::sync::Arc::new(state.view())));
+        outln!("── frame {i}: {} ──", describe(e));
+        out!("{}", term.draw(&std::sync::Arc::new(state.view())));
     }
     state
 }

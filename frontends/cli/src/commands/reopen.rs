@@ -81,16 +81,16 @@ pub fn run_replay(args: &ReplayArgs) -> anyhow::Result<Status> {
     let form = match newest_form(args, &store, FormSource::Tool) {
         Ok(Some(form)) => form,
         Ok(None) => {
-            eprintln!("ask-user: no ask_user form found to replay");
+            errln!("ask-user: no ask_user form found to replay");
             return Ok(Status::NoForm);
         }
         Err(e) => {
-            eprintln!("ask-user: {e}");
+            errln!("ask-user: {e}");
             return Ok(Status::Invalid);
         }
     };
     let n = form.questions.len();
-    eprintln!("ask-user: replaying {n} question{}", if n == 1 { "" } else { "s" });
+    errln!("ask-user: replaying {n} question{}", if n == 1 { "" } else { "s" });
     let origin = Origin { source: FormSource::Tool, command: "replay".to_owned() };
     crate::runtime::open_form(&store, &args.flow, form, origin, None, Report::CommandText)
 }
@@ -120,7 +120,7 @@ pub fn run_attach(args: &AttachArgs) -> anyhow::Result<Status> {
                     break id;
                 }
                 if !told {
-                    eprintln!(
+                    errln!(
                         "ask-user: no form is waiting; this terminal will open the next one (Ctrl+C to stop)"
                     );
                     told = true;

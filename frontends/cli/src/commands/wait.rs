@@ -41,7 +41,7 @@ pub fn follow(store: &Store, id: &str, timeout: Option<Duration>, report: Report
         if let Some(limit) = timeout
             && start.elapsed() >= limit
         {
-            eprintln!(
+            errln!(
                 "ask-user: flow {id} is still open after {} s; `ask-user wait {id}` keeps waiting",
                 limit.as_secs()
             );

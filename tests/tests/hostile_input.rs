@@ -1,0 +1,74 @@
+//! Inputs and environments people really produce: closed pipes, byte-order marks, odd ids.
+#![allow(clippy::unwrap_used, clippy::expect_used)] // tests fail loudly by design
+
+mod common;
+
+use std::process::Stdio;
+
+use common::{PAYLOAD, Sandbox};
+use rstest::rstest;
+
+fn s(path: &std::path::Path) -> &str {
+    path.to_str().unwrap()
+}
+
+/// Runs with stdout's reader gone before anything is written (as `| head -0` would leave it).
+fn with_closed_stdout(sb: &Sandbox, args: &[&str]) -> (Option<i32>, String) {
+    let mut cmd = sb.cmd(args);
+    cmd.stdout(Stdio::piped()).stderr(Stdio::piped());
+    let mut child = cmd.spawn().unwrap();
+    drop(child.stdout.take());
+    let out = child.wait_with_output().unwrap();
+    (out.status.code(), String::from_utf8_lossy(&out.stderr).into_owned())
+}
+
+#[rstest]
+#[case::schema(&["schema", "result"], 0)]
+#[case::no_ui(&["ask", "p.json", "--no-ui"], 3)]
+#[case::log_list(&["log", "list"], 0)]
+#[case::replay_frames(&["log", "replay", "f.jsonl", "--frames"], 0)]
+fn a_closed_stdout_is_never_a_panic(#[case] args: &[&str], #[case] code: i32) {
+    let sb = Sandbox::new();
+    let p = sb.file("p.json", PAYLOAD);
+    for n in 0..3 {
+        sb.run(&["ask", s(&p), "--id", &format!("f{n}"), "--script", s(&sb.file("k", "1\ntab\n1\n1\n"))]);
+    }
+    sb.run(&["log", "export", "f0", "-o", s(&sb.path("f.jsonl"))]);
+    let (status, stderr) = with_closed_stdout(&sb, args);
+    assert_eq!(status, Some(code), "{args:?}: {stderr}");
+    assert!(!stderr.contains("panicked"), "{stderr}");
+}
+
+#[test]
+fn a_payload_starting_with_a_byte_order_mark_is_accepted() {
+    let sb = Sandbox::new();
+    let p = sb.file("p.json", &format!("\u{feff}{PAYLOAD}"));
+    let r = sb.run(&["ask", s(&p), "--no-ui"]);
+    assert_eq!(r.code, 3, "{}", r.stdout);
+    assert!(r.stdout.contains("Needs user input"));
+}
+
+#[rstest]
+#[case::blank("")]
+#[case::spaces("   ")]
+#[case::newline("a\nb")]
+#[case::escape("a\u{1b}[31m")]
+fn a_flow_id_that_would_break_the_listing_is_refused_clearly(#[case] id: &str) {
+    let sb = Sandbox::new();
+    let p = sb.file("p.json", PAYLOAD);
+    let r = sb.run(&["ask", s(&p), "--id", id, "--no-ui"]);
+    assert_eq!(r.code, 64, "{}", r.stderr);
+    assert!(r.stderr.contains("flow id"), "{}", r.stderr);
+    assert!(!sb.store().exists() || sb.run(&["log", "list"]).stdout.is_empty(), "nothing stored");
+}
+
+#[test]
+fn c1_controls_in_answers_reach_stdout_as_escapes() {
+    let sb = Sandbox::new();
+    let p = sb.file("p.json", PAYLOAD);
+    let keys = sb.file("k", "paste \"x\\u009b31my\"\nenter\ntab\n1\n1\n");
+    let r = sb.run(&["ask", s(&p), "--script", s(&keys)]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(!r.stdout.contains('\u{9b}') && r.stdout.contains("\\u009b"), "{}", r.stdout);
+    assert_eq!(r.json()["details"]["answers"]["db"]["customText"], "x\u{9b}31my", "the value is unchanged");
+}
