@@ -58,18 +58,6 @@ pub fn inert_json(json: &str) -> String {
     out
 }
 
-#[cfg(test)]
-mod tests {
-    #[test]
-    fn c1_controls_and_del_are_escaped_and_the_value_is_unchanged() {
-        let raw = serde_json::json!({"text": "a\u{9b}31mred\u{7f}é"});
-        let text = super::inert_json(&raw.to_string());
-        assert!(text.is_ascii() || !text.chars().any(|c| ('\u{7f}'..='\u{9f}').contains(&c)), "{text}");
-        assert!(text.contains("\\u009b") && text.contains("\\u007f"), "{text}");
-        assert_eq!(serde_json::from_str::<serde_json::Value>(&text).unwrap(), raw);
-    }
-}
-
 /// Opens a form the way every command does: store its raw payload first when it is new (also
 /// without a UI, so `/ask:replay` finds it), give the "Needs user input" result when there is no
 /// UI, else record a new flow and run it.
@@ -264,4 +252,16 @@ impl<'a> ConfigWatch<'a> {
 fn stamp(path: &Path) -> Option<(SystemTime, u64)> {
     let meta = std::fs::metadata(path).ok()?;
     Some((meta.modified().ok()?, meta.len()))
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn c1_controls_and_del_are_escaped_and_the_value_is_unchanged() {
+        let raw = serde_json::json!({"text": "a\u{9b}31mred\u{7f}é"});
+        let text = super::inert_json(&raw.to_string());
+        assert!(text.is_ascii() || !text.chars().any(|c| ('\u{7f}'..='\u{9f}').contains(&c)), "{text}");
+        assert!(text.contains("\\u009b") && text.contains("\\u007f"), "{text}");
+        assert_eq!(serde_json::from_str::<serde_json::Value>(&text).unwrap(), raw);
+    }
 }
