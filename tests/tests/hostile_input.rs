@@ -72,3 +72,22 @@ fn c1_controls_in_answers_reach_stdout_as_escapes() {
     assert!(!r.stdout.contains('\u{9b}') && r.stdout.contains("\\u009b"), "{}", r.stdout);
     assert_eq!(r.json()["details"]["answers"]["db"]["customText"], "x\u{9b}31my", "the value is unchanged");
 }
+
+#[test]
+fn a_huge_terminal_size_is_drawn_clamped_and_logged_as_it_was() {
+    let sb = Sandbox::new();
+    let p = sb.file("p.json", PAYLOAD);
+    let keys = sb.file("k", "resize 65535 65535\n1\nresize 5000 5000\n");
+    let start = std::time::Instant::now();
+    let r =
+        sb.run(&["ask", s(&p), "--id", "big", "--script", s(&keys), "--frame-out", s(&sb.path("frame.txt"))]);
+    assert_eq!(r.code, 4, "{}", r.stderr);
+    let frame = std::fs::read_to_string(sb.path("frame.txt")).unwrap();
+    assert_eq!(frame.lines().count(), 1000, "drawn at most 1000 rows");
+    assert!(frame.contains("Which extras?"));
+    assert!(sb.run(&["log", "show", "big"]).stdout.contains("resize 65535x65535"), "the logged size is kept");
+    sb.run(&["log", "export", "big", "-o", s(&sb.path("big.jsonl"))]);
+    let (status, stderr) = with_closed_stdout(&sb, &["log", "replay", "big.jsonl", "--frames"]);
+    assert_eq!(status, Some(4), "{stderr}");
+    assert!(start.elapsed() < std::time::Duration::from_secs(20), "took {:?}", start.elapsed());
+}

@@ -17,15 +17,17 @@ pub struct MemoryTerminal {
 }
 
 impl MemoryTerminal {
-    /// A `width`×`height` terminal (each at least 1).
+    /// A `width`×`height` terminal (each at least 1, at most [`crate::MAX_DRAWN`]).
     pub fn new(width: u16, height: u16, config_path: Option<&str>) -> MemoryTerminal {
-        let Ok(terminal) = Terminal::new(TestBackend::new(width.max(1), height.max(1)));
+        let (w, h) = crate::drawn_size(width, height);
+        let Ok(terminal) = Terminal::new(TestBackend::new(w, h));
         MemoryTerminal { terminal, screen: Screen::new(config_path) }
     }
 
-    /// Resizes the terminal.
+    /// Resizes the terminal (clamped like [`MemoryTerminal::new`]).
     pub fn resize(&mut self, width: u16, height: u16) {
-        self.terminal.backend_mut().resize(width.max(1), height.max(1));
+        let (w, h) = crate::drawn_size(width, height);
+        self.terminal.backend_mut().resize(w, h);
         let Ok(()) = self.terminal.autoresize();
     }
 

@@ -16,3 +16,13 @@ pub mod text;
 
 pub use frame_text::{MemoryTerminal, buffer_text};
 pub use screen::Screen;
+
+/// The largest area drawn, in columns and rows. A terminal (or a logged `resize`) may report up
+/// to 65535×65535; the drawn buffers would then need hundreds of gigabytes. The logged size is
+/// kept as it was; only drawing stops at this edge.
+pub const MAX_DRAWN: u16 = 1000;
+
+/// `width`×`height` as drawn: each at least 1 and at most [`MAX_DRAWN`].
+pub fn drawn_size(width: u16, height: u16) -> (u16, u16) {
+    (width.clamp(1, MAX_DRAWN), height.clamp(1, MAX_DRAWN))
+}

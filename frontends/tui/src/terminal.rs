@@ -85,7 +85,14 @@ impl LiveTerminal {
         }));
         enable_raw_mode()?;
         execute!(tty, EnterAlternateScreen, EnableBracketedPaste)?;
-        let terminal = Terminal::new(CrosstermBackend::new(BufWriter::new(tty)))?;
+        // A fixed viewport, resized by hand to a clamped size: a terminal reporting 65535×65535
+        // must not make ratatui allocate buffers for it.
+        let (w, h) = crossterm::terminal::size().unwrap_or((80, 24));
+        let (w, h) = crate::drawn_size(w, h);
+        let options = tuirealm::ratatui::TerminalOptions {
+            viewport: tuirealm::ratatui::Viewport::Fixed(tuirealm::ratatui::layout::Rect::new(0, 0, w, h)),
+        };
+        let terminal = Terminal::with_options(CrosstermBackend::new(BufWriter::new(tty)), options)?;
         Ok(LiveTerminal { terminal, screen: Screen::new(config_path), stop })
     }
 
@@ -135,6 +142,7 @@ impl LiveTerminal {
         }
         let event = crossterm::event::read()?;
         if let crossterm::event::Event::Resize(w, h) = event {
+            let (w, h) = crate::drawn_size(w, h);
             let _ = self.terminal.resize(tuirealm::ratatui::layout::Rect::new(0, 0, w, h));
         }
         Ok(crate::input::convert(&event).map_or(Input::Nothing, Input::Event))
