@@ -207,3 +207,36 @@ fn pi_session_source(#[case] leaf: Option<&str>, #[case] code: i32, #[case] stde
     assert_eq!(r.code, code, "{}", r.stderr);
     assert!(r.stderr.contains(stderr), "{}", r.stderr);
 }
+
+#[test]
+fn an_extractor_whose_child_keeps_stdout_open_is_cut_at_the_deadline_and_its_child_killed() {
+    let sb = Sandbox::new();
+    sb.file("config.json", r#"{"answer":{"extractionTimeoutMs":500,"extractionRetries":0}}"#);
+    let text = sb.file("msg.txt", MESSAGE);
+    let keys = sb.file("k", "");
+    let start = std::time::Instant::now();
+    let mut cmd = sb.cmd(&[
+        "answer",
+        "--text",
+        s(&text),
+        "--extractor",
+        &extractor("leaves_a_child.sh"),
+        "--script",
+        s(&keys),
+    ]);
+    // Without `kill` on PATH the group must still be stopped (a system call, not a command).
+    cmd.env("ASK_TEST_CHILD_PID", sb.path("child.pid")).env("PATH", "/nonexistent:/bin:/usr/bin");
+    let out = cmd.output().unwrap();
+    assert!(
+        start.elapsed() < std::time::Duration::from_secs(3),
+        "read stopped at the deadline: {:?}",
+        start.elapsed()
+    );
+    assert_eq!(out.status.code(), Some(5), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("it took longer than 500 ms"));
+    let pid = std::fs::read_to_string(sb.path("child.pid")).unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(100));
+    let alive = std::path::Path::new(&format!("/proc/{}", pid.trim())).exists()
+        && !std::fs::read_to_string(format!("/proc/{}/stat", pid.trim())).unwrap_or_default().contains(") Z");
+    assert!(!alive, "the extractor's background child was killed");
+}

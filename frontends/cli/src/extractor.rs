@@ -87,6 +87,16 @@ fn usable(out: &str) -> Result<Value, String> {
     }
 }
 
+/// Kills the extractor's whole process group (it was started as its leader) with a system call,
+/// so nothing it started outlives the attempt, whatever is on `PATH`.
+fn kill_group(child: &mut std::process::Child) {
+    if let Some(pid) = rustix::process::Pid::from_raw(child.id() as i32) {
+        let _ = rustix::process::kill_process_group(pid, rustix::process::Signal::KILL);
+    }
+    let _ = child.kill();
+    let _ = child.wait();
+}
+
 /// One attempt: `Ok(Ok(stdout))`, `Ok(Err(why))` for a failed attempt, `Err` if it cannot start.
 fn run_once(
     cmd: &ExtractorCommand,
@@ -119,31 +129,35 @@ fn run_once(
         }
     });
     let mut stdout = child.stdout.take();
-    let reader = std::thread::spawn(move || {
+    let (sender, output) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
         let mut out = String::new();
         if let Some(s) = stdout.as_mut() {
             let _ = s.read_to_string(&mut out);
         }
-        out
+        let _ = sender.send(out);
     });
     let start = Instant::now();
+    let too_long = || Ok(Err(format!("it took longer than {} ms", timeout.as_millis())));
     let status = loop {
         match child.try_wait() {
             Ok(Some(status)) => break status,
             Ok(None) if start.elapsed() >= timeout => {
-                let group = format!("-{}", child.id());
-                let _ = Command::new("kill").args(["-KILL", "--", &group]).stderr(Stdio::null()).status();
-                let _ = child.kill();
-                let _ = child.wait();
+                kill_group(&mut child);
                 let _ = writer.join();
-                return Ok(Err(format!("it took longer than {} ms", timeout.as_millis())));
+                return too_long();
             }
             Ok(None) => std::thread::sleep(Duration::from_millis(5)),
             Err(e) => return Ok(Err(format!("waiting for it failed ({e})"))),
         }
     };
     let _ = writer.join();
-    let out = reader.join().unwrap_or_default();
+    // A background child of the extractor may still hold its stdout open: stop reading at the
+    // deadline, and stop that child too.
+    let Ok(out) = output.recv_timeout(timeout.saturating_sub(start.elapsed())) else {
+        kill_group(&mut child);
+        return too_long();
+    };
     if !status.success() {
         return Ok(Err(format!("it exited with {status}")));
     }
