@@ -143,17 +143,7 @@ impl AskServer {
                 }
                 Rung::Terminal => {
                     self.record(&id, &form, &key)?;
-                    notify(
-                        ctx,
-                        &format!(
-                            "Waiting for the user: run `ask-user attach {id}` in any terminal to answer."
-                        ),
-                        0.0,
-                    )
-                    .await;
-                    present::nudge(&format!("ask_user: a form is waiting - run ask-user attach {id}"));
-                    tracing::info!(flow = %id, "form waiting for `ask-user attach`");
-                    return self.wait_for(&id, &form, &key, ctx).await.map(done);
+                    return self.in_another_terminal(&id, &form, &key, ctx).await.map(done);
                 }
                 _ => {}
             }
@@ -203,15 +193,29 @@ impl AskServer {
             }
             Err(e) => {
                 tracing::warn!(error = %e, "tmux popup failed; waiting for `ask-user attach`");
-                notify(
-                    ctx,
-                    &format!("Waiting for the user: run `ask-user attach {id}` in any terminal to answer."),
-                    0.0,
-                )
-                .await;
-                self.wait_for(id, form, key, ctx).await
+                self.in_another_terminal(id, form, key, ctx).await
             }
         }
+    }
+
+    /// The terminal rung: the flow waits for `ask-user attach` in any terminal; the agent (a
+    /// progress message) and the user (a bell on the server's terminal) are told.
+    async fn in_another_terminal(
+        &self,
+        id: &str,
+        form: &Form,
+        key: &str,
+        ctx: &RequestContext<RoleServer>,
+    ) -> Result<ToolResult, ErrorData> {
+        notify(
+            ctx,
+            &format!("Waiting for the user: run `ask-user attach {id}` in any terminal to answer."),
+            0.0,
+        )
+        .await;
+        present::nudge(&format!("ask_user: a form is waiting - run ask-user attach {id}"));
+        tracing::info!(flow = %id, "form waiting for `ask-user attach`");
+        self.wait_for(id, form, key, ctx).await
     }
 
     /// Follows the flow's log until it completes, the wait runs out, or the client cancels.

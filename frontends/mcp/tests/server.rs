@@ -118,6 +118,15 @@ fn text(result: &CallToolResult) -> String {
     serde_json::to_value(&result.content[0]).unwrap()["text"].as_str().unwrap().to_owned()
 }
 
+/// Sends a call without waiting for its result (with a progress token, as clients that show
+/// progress do).
+async fn start_call(s: &Setup) -> rmcp::service::RequestHandle<RoleClient> {
+    let params =
+        CallToolRequestParams::new("ask_user").with_arguments(payload().as_object().unwrap().clone());
+    let request = ClientRequest::CallToolRequest(Request::new(params));
+    s.client.send_cancellable_request(request, PeerRequestOptions::no_options()).await.unwrap()
+}
+
 const TERMINAL_ONLY: &str = r#"{"mcp": {"presentation": ["terminal"]}}"#;
 
 #[tokio::test]
@@ -226,16 +235,7 @@ async fn without_tmux_or_elicitation_the_call_waits_for_an_answer_given_in_anoth
         setup(Client::default(), serde_json::from_str(TERMINAL_ONLY).unwrap(), Duration::from_secs(20)).await;
     let store = s.store_path();
     let answering = std::thread::spawn(move || answer_elsewhere(&store, &["2", "enter", "1", "1"]));
-    let params =
-        CallToolRequestParams::new("ask_user").with_arguments(payload().as_object().unwrap().clone());
-    let handle = s
-        .client
-        .send_cancellable_request(
-            ClientRequest::CallToolRequest(Request::new(params)),
-            PeerRequestOptions::no_options(),
-        )
-        .await
-        .unwrap();
+    let handle = start_call(&s).await;
     let ServerResult::CallToolResult(result) = handle.await_response().await.unwrap() else {
         panic!("a tool result")
     };
@@ -345,16 +345,7 @@ async fn a_2026_07_28_client_gets_the_form_as_input_required_and_its_retry_gives
 async fn a_cancelled_call_leaves_a_resumable_form_and_the_repeated_call_returns_its_answers() {
     let s =
         setup(Client::default(), serde_json::from_str(TERMINAL_ONLY).unwrap(), Duration::from_secs(20)).await;
-    let params =
-        CallToolRequestParams::new("ask_user").with_arguments(payload().as_object().unwrap().clone());
-    let handle = s
-        .client
-        .send_cancellable_request(
-            ClientRequest::CallToolRequest(Request::new(params)),
-            PeerRequestOptions::no_options(),
-        )
-        .await
-        .unwrap();
+    let handle = start_call(&s).await;
     let store = Store::open(&s.store_path()).unwrap();
     let start = std::time::Instant::now();
     while store.flows().unwrap().is_empty() {
