@@ -46,7 +46,10 @@ pub fn restore() {
 
 /// The terminal a flow is drawn on.
 pub struct LiveTerminal {
-    terminal: Terminal<CrosstermBackend<BufWriter<File>>>,
+    /// Never dropped: ratatui's drop prints "Failed to show the cursor" to stderr when the
+    /// terminal has gone away, breaking the one-line promise; [`restore`] does its work instead,
+    /// and the process ends soon after.
+    terminal: std::mem::ManuallyDrop<Terminal<CrosstermBackend<BufWriter<File>>>>,
     screen: Screen,
     stop: Arc<AtomicBool>,
 }
@@ -92,7 +95,10 @@ impl LiveTerminal {
         let options = tuirealm::ratatui::TerminalOptions {
             viewport: tuirealm::ratatui::Viewport::Fixed(tuirealm::ratatui::layout::Rect::new(0, 0, w, h)),
         };
-        let terminal = Terminal::with_options(CrosstermBackend::new(BufWriter::new(tty)), options)?;
+        let terminal = std::mem::ManuallyDrop::new(Terminal::with_options(
+            CrosstermBackend::new(BufWriter::new(tty)),
+            options,
+        )?);
         Ok(LiveTerminal { terminal, screen: Screen::new(config_path), stop })
     }
 
@@ -151,6 +157,7 @@ impl LiveTerminal {
 
 impl Drop for LiveTerminal {
     fn drop(&mut self) {
+        let _ = self.terminal.show_cursor();
         restore();
     }
 }
