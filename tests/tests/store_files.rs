@@ -46,3 +46,20 @@ fn log_export_help_warns_that_the_file_holds_every_keystroke() {
     let help = Sandbox::new().run(&["log", "export", "--help"]).stdout;
     assert!(help.contains("every keystroke"), "{help}");
 }
+
+#[test]
+fn spec7_validate_prints_the_normalized_form_or_every_issue_and_stores_nothing() {
+    let sb = Sandbox::new();
+    let p = sb.file("p.json", &PAYLOAD.replace("\"Which database?\"", "\"  Which database?  \""));
+    let ok = sb.run(&["validate", s(&p)]);
+    assert_eq!(ok.code, 0, "{}", ok.stderr);
+    let form = ok.json();
+    assert_eq!(form["questions"][0]["prompt"], "Which database?", "normalized (trimmed)");
+    assert_eq!(form["questions"][0]["type"], "single", "defaults filled in");
+    let bad = sb.file("bad.json", r#"{"questions":[{"id":"","prompt":"","options":[]}]}"#);
+    let invalid = sb.run(&["validate", s(&bad)]);
+    assert_eq!(invalid.code, 2);
+    assert_eq!(invalid.json()["details"]["error"]["kind"], "invalid_input");
+    assert!(invalid.json()["details"]["error"]["issues"].as_array().unwrap().len() >= 3);
+    assert!(!sb.store().exists(), "validate stores nothing");
+}

@@ -55,6 +55,12 @@ pub enum Command {
         #[arg(long)]
         lenient: bool,
     },
+    /// Validate a payload without storing or showing anything: the normalized form (exit 0) or
+    /// the invalid_input result with every issue (exit 2).
+    Validate {
+        /// The payload file; `-` or nothing reads stdin.
+        file: Option<PathBuf>,
+    },
     /// Render a payload (call) or a tool result (result) as transcript rows.
     Transcript {
         /// `call` for a payload file, `result` for a result file.

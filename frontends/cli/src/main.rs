@@ -79,6 +79,7 @@ fn main() -> ExitCode {
         Command::Answer(args) => commands::answer::run_answer(args),
         Command::Log { command } => commands::log::run_log(command),
         Command::Schema { kind, lenient } => commands::info::schema(*kind, *lenient),
+        Command::Validate { file } => commands::ask::run_validate(file.as_deref()),
         Command::Transcript { kind, file } => commands::info::transcript(*kind, file),
     };
     match outcome {

@@ -12,7 +12,7 @@ use crate::exit::Status;
 use crate::runtime::{Report, finish, new_flow_id, open_form, print_result, resume_flow, run};
 
 /// Reads and validates the payload; `Err(issues)` for anything that is not a valid form.
-fn load_form(file: Option<&Path>) -> anyhow::Result<(serde_json::Value, Result<Form, Vec<Issue>>)> {
+pub fn load_form(file: Option<&Path>) -> anyhow::Result<(serde_json::Value, Result<Form, Vec<Issue>>)> {
     let path = file.map_or_else(|| PathBuf::from("-"), Path::to_path_buf);
     let bytes =
         crate::input::read_bytes(&path).with_context(|| format!("cannot read payload {}", path.display()))?;
@@ -87,4 +87,18 @@ fn elsewhere(store: &Store, id: &str, pid: u32, args: &AskArgs) -> anyhow::Resul
     }
     errln!("ask-user: flow {id} is open in another ask-user process (pid {pid}); waiting for its answer");
     crate::commands::wait::follow(store, id, None, Report::ToolJson)
+}
+
+/// `ask-user validate`: the tool's own validation, nothing stored, no UI.
+pub fn run_validate(file: Option<&Path>) -> anyhow::Result<Status> {
+    match load_form(file)?.1 {
+        Ok(form) => {
+            outln!("{}", crate::runtime::inert_json(&serde_json::to_string(&form)?));
+            Ok(Status::Done)
+        }
+        Err(issues) => {
+            print_result(&invalid_result(issues))?;
+            Ok(Status::Invalid)
+        }
+    }
 }
