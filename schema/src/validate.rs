@@ -23,8 +23,23 @@ pub fn validate(raw: &Value, source: FormSource) -> Result<Form, Vec<Issue>> {
 pub fn validate_text(text: &str, source: FormSource) -> Result<Form, Vec<Issue>> {
     match serde_json::from_str::<Value>(text) {
         Ok(raw) => validate(&raw, source),
-        Err(err) => {
-            Err(vec![Issue { path: String::new(), message: format!("payload is not valid JSON ({err})") }])
+        Err(err) => Err(vec![Issue { path: String::new(), message: json_error_in_words(&err) }]),
+    }
+}
+
+/// What is wrong with text that is not JSON, in plain words with its place (SPEC §3: never a
+/// serde message).
+fn json_error_in_words(err: &serde_json::Error) -> String {
+    let place = format!("line {}, column {}", err.line(), err.column());
+    match err.classify() {
+        serde_json::error::Category::Eof => {
+            format!("payload is not valid JSON: it ends too early ({place}); is a bracket or quote missing?")
+        }
+        serde_json::error::Category::Syntax => {
+            format!("payload is not valid JSON: unexpected text at {place}")
+        }
+        serde_json::error::Category::Data | serde_json::error::Category::Io => {
+            format!("payload is not valid JSON ({place})")
         }
     }
 }

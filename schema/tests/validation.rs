@@ -158,3 +158,20 @@ proptest! {
         }
     }
 }
+
+#[rstest::rstest]
+#[case::word("not json", "payload is not valid JSON: unexpected text at line 1, column 2")]
+#[case::cut_short(
+    "{\"questions\": [",
+    "payload is not valid JSON: it ends too early (line 1, column 15); is a bracket or quote missing?"
+)]
+#[case::second_line(
+    "{\n  \"title\": 'x'\n}",
+    "payload is not valid JSON: unexpected text at line 2, column 12"
+)]
+fn spec3_text_that_is_not_json_is_explained_in_plain_words(#[case] text: &str, #[case] expected: &str) {
+    let issues = ask_schema::validate_text(text, ask_schema::FormSource::Tool).unwrap_err();
+    assert_eq!(issues.len(), 1);
+    assert_eq!(issues[0].path, "");
+    assert_eq!(issues[0].message, expected);
+}
