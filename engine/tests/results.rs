@@ -147,8 +147,13 @@ fn spec4_fallback_lists_every_question_and_option() {
     let r = fallback_result(&form_of(&form3()));
     assert!(r.text().starts_with("Needs user input"));
     assert!(r.text().contains(
-        "1. Lang: Which language?\n   - Rust [rust]\n   - Go [go]\n   - TypeScript [ts]\n   - Type your own"
+        "1. Lang: Which language? (choose one)\n   - Rust [rust]\n   - Go [go]\n   - TypeScript [ts]\n   - Type your own"
     ));
+    assert!(r.text().contains("2. Feat: Which features? (choose any)"), "{}", r.text());
+    assert!(r.text().contains("3. View: Which layout? (choose one; each option has a preview)"));
+    let described = serde_json::json!({"questions": [{"id": "q", "prompt": "P?",
+        "options": [{"value": "a", "label": "A", "description": "the safe choice"}]}]});
+    assert!(fallback_result(&form_of(&described)).text().contains("   - A [a] — the safe choice"));
     assert!(r.text().contains("details.questions"));
     let d = serde_json::to_value(&r.details).unwrap();
     assert_eq!(

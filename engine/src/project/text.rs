@@ -1,6 +1,6 @@
 //! Result text: what the agent reads in `content` (SPEC §4). No trailing newline (D27).
 
-use ask_schema::{Answer, Details, ElaborationItem, Form, Issue, Mode, Question, Target};
+use ask_schema::{Answer, Details, ElaborationItem, Form, Issue, Mode, Question, QuestionType, Target};
 
 /// The text of a cancelled result.
 pub const CANCELLED_TEXT: &str = "User cancelled the ask_user flow without submitting answers.";
@@ -121,9 +121,18 @@ pub fn fallback_text(form: &Form) -> String {
         out.push_str(&format!("\n{title}"));
     }
     for (i, q) in form.questions.iter().enumerate() {
-        out.push_str(&format!("\n{}. {}: {}", i + 1, q.label, q.prompt));
+        // The kind and the descriptions too: an agent asking by hand needs both.
+        let kind = match q.kind {
+            QuestionType::Single => "choose one",
+            QuestionType::Multi => "choose any",
+            QuestionType::Preview => "choose one; each option has a preview",
+        };
+        out.push_str(&format!("\n{}. {}: {} ({kind})", i + 1, q.label, q.prompt));
         for o in q.options.iter().filter(|o| !o.freeform) {
             out.push_str(&format!("\n   - {} [{}]", o.label, o.value));
+            if let Some(d) = &o.description {
+                out.push_str(&format!(" — {d}"));
+            }
         }
         out.push_str("\n   - Type your own");
     }
