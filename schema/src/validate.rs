@@ -1,6 +1,6 @@
 //! Validation and normalization of a raw payload, reporting every issue in payload order.
 
-use std::collections::HashSet;
+use std::collections::HashMap;
 
 use serde_json::{Map, Value};
 
@@ -92,7 +92,7 @@ impl Validator {
                 return None;
             }
         };
-        let mut seen_ids = HashSet::new();
+        let mut seen_ids = HashMap::new();
         let mut out = Vec::with_capacity(questions.len());
         for (i, q) in questions.iter().enumerate() {
             if let Some(q) = self.question(q, i, &mut seen_ids) {
@@ -145,7 +145,7 @@ impl Validator {
         }
     }
 
-    fn question(&mut self, raw: &Value, i: usize, seen_ids: &mut HashSet<String>) -> Option<Question> {
+    fn question(&mut self, raw: &Value, i: usize, seen_ids: &mut HashMap<String, usize>) -> Option<Question> {
         let base = format!("questions[{i}]");
         let n = i + 1;
         let Some(obj) = raw.as_object() else {
@@ -154,10 +154,16 @@ impl Validator {
         };
         let kind = self.question_type(obj, &base, n);
         let id = self.required_text(obj, "id", format!("{base}.id"), &format!("Question {n}: id"));
-        if let Some(id) = &id
-            && !seen_ids.insert(id.clone())
-        {
-            self.issue(format!("{base}.id"), format!("Question {n}: duplicate question id \"{id}\""));
+        if let Some(id) = &id {
+            match seen_ids.get(id) {
+                Some(first) => self.issue(
+                    format!("{base}.id"),
+                    format!("Question {n}: duplicate question id \"{id}\" (question {first} has it too)"),
+                ),
+                None => {
+                    seen_ids.insert(id.clone(), n);
+                }
+            }
         }
         let label =
             self.optional_text(obj, "label", format!("{base}.label"), &format!("Question {n}: label"));

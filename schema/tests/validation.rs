@@ -33,10 +33,10 @@ fn p(path: &str, message: &str) -> (String, String) {
 #[case::contract_non_empty_trimmed_id(json!({"questions": [{"id": "  ", "prompt": "P", "options": [opt("a")]}]}), vec![p("questions[0].id", "Question 1: id is required")])]
 #[case::id_wrong_type(json!({"questions": [{"id": 7, "prompt": "P", "options": [opt("a")]}]}), vec![p("questions[0].id", "Question 1: id must be a string")])]
 #[case::contract_non_empty_trimmed_prompt(json!({"questions": [{"id": "a", "prompt": "\n", "options": [opt("a")]}]}), vec![p("questions[0].prompt", "Question 1: prompt is required")])]
-#[case::contract_unique_question_ids_after_trim(json!({"questions": [q("scope"), q(" scope ")]}), vec![p("questions[1].id", "Question 2: duplicate question id \"scope\"")])]
+#[case::contract_unique_question_ids_after_trim(json!({"questions": [q("scope"), q(" scope ")]}), vec![p("questions[1].id", "Question 2: duplicate question id \"scope\" (question 1 has it too)")])]
 #[case::contract_at_least_one_option(json!({"questions": [{"id": "a", "prompt": "P", "options": []}]}), vec![p("questions[0].options", "Question 1: at least one option is required")])]
 #[case::options_wrong_type(json!({"questions": [{"id": "a", "prompt": "P", "options": "x"}]}), vec![p("questions[0].options", "Question 1: options must be an array")])]
-#[case::contract_unique_option_values(json!({"questions": [{"id": "a", "prompt": "P", "options": [opt("x"), opt("x ")]}]}), vec![p("questions[0].options[1].value", "Question 1: duplicate option value \"x\"")])]
+#[case::contract_unique_option_values(json!({"questions": [{"id": "a", "prompt": "P", "options": [opt("x"), opt("x ")]}]}), vec![p("questions[0].options[1].value", "Question 1: option 2 repeats the value \"x\" of option 1")])]
 #[case::option_label_required(json!({"questions": [{"id": "a", "prompt": "P", "options": [{"value": "x"}]}]}), vec![p("questions[0].options[0].label", "Question 1: option 1 label is required")])]
 #[case::contract_blank_label(json!({"questions": [{"id": "a", "label": "", "prompt": "P", "options": [opt("a")]}]}), vec![p("questions[0].label", "Question 1: label must not be blank")])]
 #[case::contract_blank_description(json!({"questions": [{"id": "a", "prompt": "P", "options": [{"value": "x", "label": "X", "description": " "}]}]}), vec![p("questions[0].options[0].description", "Question 1: option 1 description must not be blank")])]
@@ -50,7 +50,7 @@ fn p(path: &str, message: &str) -> (String, String) {
     json!({"questions": [q("dup"), {"id": "dup", "type": "x", "label": " ", "prompt": "", "options": [{"value": ""}, {"value": "v", "label": "V", "description": ""}]}]}),
     vec![
         p("questions[1].type", "Question 2: type must be \"single\", \"multi\" or \"preview\""),
-        p("questions[1].id", "Question 2: duplicate question id \"dup\""),
+        p("questions[1].id", "Question 2: duplicate question id \"dup\" (question 1 has it too)"),
         p("questions[1].label", "Question 2: label must not be blank"),
         p("questions[1].prompt", "Question 2: prompt is required"),
         p("questions[1].options[0].value", "Question 2: option 1 value is required"),

@@ -1,6 +1,6 @@
 //! Validation of a question's option list, including the `/answer` free-form marker rules.
 
-use std::collections::HashSet;
+use std::collections::HashMap;
 
 use serde_json::{Map, Value};
 
@@ -32,7 +32,7 @@ impl Validator {
             }
         };
         let marker_ok = self.freeform_rules(items, &path, n);
-        let mut seen = HashSet::new();
+        let mut seen = HashMap::new();
         let mut out = Vec::with_capacity(items.len());
         let mut all_ok = marker_ok;
         for (j, raw) in items.iter().enumerate() {
@@ -82,7 +82,7 @@ impl Validator {
         n: usize,
         m: usize,
         kind: QuestionType,
-        seen: &mut HashSet<String>,
+        seen: &mut HashMap<String, usize>,
     ) -> Option<OptionItem> {
         let Some(obj) = raw.as_object() else {
             self.issue(base.to_owned(), format!("Question {n}: option {m} must be an object"));
@@ -90,10 +90,16 @@ impl Validator {
         };
         let who = format!("Question {n}: option {m}");
         let value = self.required_text(obj, "value", format!("{base}.value"), &format!("{who} value"));
-        if let Some(value) = &value
-            && !seen.insert(value.clone())
-        {
-            self.issue(format!("{base}.value"), format!("Question {n}: duplicate option value \"{value}\""));
+        if let Some(value) = &value {
+            match seen.get(value) {
+                Some(first) => self.issue(
+                    format!("{base}.value"),
+                    format!("Question {n}: option {m} repeats the value \"{value}\" of option {first}"),
+                ),
+                None => {
+                    seen.insert(value.clone(), m);
+                }
+            }
         }
         let label = self.required_text(obj, "label", format!("{base}.label"), &format!("{who} label"));
         let description = self.optional_text(
