@@ -37,6 +37,13 @@ fn d7_elaborate_without_notes_resumes_and_keeps_answers() {
     assert_eq!(d["elaboration"]["nextAction"], "clarify");
     assert_eq!(d["elaboration"]["items"], json!([]));
     assert_eq!(
+        d["elaboration"]["instruction"],
+        "The user asked you to elaborate on their answers without writing a note: explain the consequences \
+of each committed answer directly first. Then, only if a choice is still needed, re-ask just those questions \
+with ask_user (prefer one structured follow-up over plain-text multiple choice).",
+        "no talk of notes when there are none"
+    );
+    assert_eq!(
         text(&s),
         r#"User asked to elaborate on question "Which language?" after current answer "Rust""#
     );

@@ -11,6 +11,11 @@ use crate::state::{FlowState, Outcome, QuestionState};
 pub const ELABORATION_INSTRUCTION: &str = "Answer each note directly first. Then, only if a choice is still needed, \
 re-ask just the affected questions with ask_user (prefer one structured follow-up over plain-text multiple choice).";
 
+/// The instruction when the user asked to elaborate without writing any note.
+pub const ELABORATION_WITHOUT_NOTES: &str = "The user asked you to elaborate on their answers without writing a note: \
+explain the consequences of each committed answer directly first. Then, only if a choice is still needed, \
+re-ask just those questions with ask_user (prefer one structured follow-up over plain-text multiple choice).";
+
 /// A question's answer as the result reports it, notes included; `None` when nothing is saved
 /// that a result would show.
 pub fn answer_of(q: &Question, qs: &QuestionState) -> Option<Answer> {
@@ -153,7 +158,8 @@ impl FlowState {
             }
         }
         Elaboration {
-            instruction: ELABORATION_INSTRUCTION.to_owned(),
+            instruction: if items.is_empty() { ELABORATION_WITHOUT_NOTES } else { ELABORATION_INSTRUCTION }
+                .to_owned(),
             next_action: if reask { NextAction::ClarifyThenReask } else { NextAction::Clarify },
             items,
         }
