@@ -154,16 +154,12 @@ impl Validator {
         };
         let kind = self.question_type(obj, &base, n);
         let id = self.required_text(obj, "id", format!("{base}.id"), &format!("Question {n}: id"));
-        if let Some(id) = &id {
-            match seen_ids.get(id) {
-                Some(first) => self.issue(
-                    format!("{base}.id"),
-                    format!("Question {n}: duplicate question id \"{id}\" (question {first} has it too)"),
-                ),
-                None => {
-                    seen_ids.insert(id.clone(), n);
-                }
-            }
+        if let Some(id) = &id
+            && let Some(first) = first_seen(seen_ids, id, n)
+        {
+            let message =
+                format!("Question {n}: duplicate question id \"{id}\" (question {first} has it too)");
+            self.issue(format!("{base}.id"), message);
         }
         let label =
             self.optional_text(obj, "label", format!("{base}.label"), &format!("Question {n}: label"));
@@ -215,3 +211,14 @@ impl Validator {
 }
 
 mod options;
+
+/// Records `key` as seen at `position`; for a repeat, gives the position it was first seen at.
+fn first_seen(seen: &mut HashMap<String, usize>, key: &str, position: usize) -> Option<usize> {
+    match seen.entry(key.to_owned()) {
+        std::collections::hash_map::Entry::Occupied(first) => Some(*first.get()),
+        std::collections::hash_map::Entry::Vacant(slot) => {
+            slot.insert(position);
+            None
+        }
+    }
+}

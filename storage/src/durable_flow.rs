@@ -140,12 +140,11 @@ impl<'s> DurableFlow<'s> {
     /// committed and applied as events too).
     pub fn push(&mut self, event: Event) -> Result<Effects, StoreError> {
         let before = *self.state.settings();
-        self.store.append(&self.id, &event)?;
-        let fx = self.state.apply(&event);
+        let fx = self.commit_and_apply(event)?;
         if let (Some((toggle, on)), Some(path)) = (fx.save_toggle, self.host.config.as_deref())
             && let Err(e) = crate::save_toggle(path, toggle, on)
         {
-            let message = error_line(&e);
+            let message = crate::error_line(&e);
             self.commit_and_apply(Event::SettingsSaveFailed { settings: before, message })?;
         }
         if let (Some(query), Some(worker)) = (&fx.complete_query, self.offers.as_mut()) {
@@ -196,19 +195,4 @@ impl Drop for DurableFlow<'_> {
     fn drop(&mut self) {
         let _ = self.store.release(&self.id);
     }
-}
-
-/// An error and its causes on one line, each cause once.
-fn error_line(e: &dyn std::error::Error) -> String {
-    let mut line = e.to_string();
-    let mut source = e.source();
-    while let Some(cause) = source {
-        let text = cause.to_string();
-        if !line.contains(&text) {
-            line.push_str(": ");
-            line.push_str(&text);
-        }
-        source = cause.source();
-    }
-    line
 }

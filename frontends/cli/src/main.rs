@@ -95,17 +95,7 @@ fn main() -> ExitCode {
 /// The error and its causes on one line: each cause once (an I/O error is often repeated by the
 /// layer above it), control characters from files or payloads shown inert.
 fn one_line(e: &anyhow::Error) -> String {
-    let mut line = String::new();
-    for cause in e.chain() {
-        let text = cause.to_string();
-        if line.contains(&text) {
-            continue;
-        }
-        if !line.is_empty() {
-            line.push_str(": ");
-        }
-        line.push_str(&text);
-    }
+    let line = ask_storage::error_line(e.as_ref());
     line.chars()
         .map(|c| if c.is_control() { char::from_u32(0x2400 + (c as u32 & 0x1f)).unwrap_or('?') } else { c })
         .collect()

@@ -29,11 +29,9 @@ pub enum Report {
 
 pub use ask_storage::now_ms;
 
-/// A fresh flow id: time plus a random suffix.
+/// A fresh flow id for a flow this command opens.
 pub fn new_flow_id() -> String {
-    use std::hash::{BuildHasher, RandomState};
-    let salt = RandomState::new().hash_one(now_ms()) & 0xffff;
-    format!("f{}-{salt:04x}", now_ms())
+    ask_storage::new_flow_id("f")
 }
 
 /// Prints a tool result as one JSON line on stdout.

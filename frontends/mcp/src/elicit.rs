@@ -7,7 +7,7 @@
 //! arrays; "Type your own" and the question note are optional strings; `zz_finish` chooses
 //! Submit or Elaborate. Option notes and previews have no place in such a form.
 
-use ask_engine::{Event, KeyPress};
+use ask_engine::{Event, KeyCode, KeyPress};
 use ask_schema::{Form, QuestionType};
 use serde_json::{Map, Value, json};
 
@@ -74,17 +74,21 @@ pub fn schema(form: &Form, multi: MultiStyle) -> Value {
 }
 
 /// What the client's form cannot offer for this form, said once in the result text.
-pub fn limits(form: &Form) -> Option<String> {
+pub fn limits(form: &Form) -> String {
     let previews = form.questions.iter().any(|q| q.kind == QuestionType::Preview);
     let mut missing = vec!["option notes"];
     if previews {
         missing.push("preview panes");
     }
-    Some(format!("(Answered in the client's own form, which has no {}.)", missing.join(" or ")))
+    format!("(Answered in the client's own form, which has no {}.)", missing.join(" or "))
 }
 
-fn key(id: &str) -> Event {
-    Event::key(KeyPress::parse(id).unwrap_or(KeyPress::plain(ask_engine::KeyCode::Esc)))
+fn key(key: KeyPress) -> Event {
+    Event::key(key)
+}
+
+fn nav(code: KeyCode) -> Event {
+    Event::key(KeyPress::plain(code))
 }
 
 fn text_of(content: &Map<String, Value>, name: &str) -> Option<String> {
@@ -94,11 +98,13 @@ fn text_of(content: &Map<String, Value>, name: &str) -> Option<String> {
 /// The key events that give the flow the answers in `content`, for a flow opened with
 /// double-press shortcuts and the dirty-dismiss guard off (see [`settings`]).
 pub fn events(form: &Form, content: &Map<String, Value>) -> Vec<Event> {
+    // The actions are pressed with the keys the flow's own settings bind them to.
+    let keys = settings().keymaps;
     let mut out = Vec::new();
     for (i, q) in form.questions.iter().enumerate() {
         let n = i + 1;
         if let Some(note) = text_of(content, &format!("q{n}_note")) {
-            out.extend([key("shift+n"), Event::TextPasted { text: note }, key("enter")]);
+            out.extend([key(keys.question_note), Event::TextPasted { text: note }, key(keys.confirm)]);
         }
         let mut chosen: Vec<usize> = match content.get(&format!("q{n}")) {
             Some(Value::String(v)) => q.options.iter().position(|o| &o.value == v).into_iter().collect(),
@@ -121,21 +127,26 @@ pub fn events(form: &Form, content: &Map<String, Value>) -> Vec<Event> {
         }
         let mut cursor = 0;
         for j in chosen {
-            out.extend(std::iter::repeat_n(key("down"), j - cursor));
-            out.push(key("space"));
+            out.extend(std::iter::repeat_n(nav(KeyCode::Down), j - cursor));
+            out.push(key(keys.toggle));
             cursor = j;
         }
         if let Some(own) = text_of(content, &format!("q{n}_own")) {
             // Landing on the custom row opens its editor (D11); the cancel binding saves the
             // text and selects the row without advancing (D4, D16).
-            out.extend(std::iter::repeat_n(key("down"), q.declared_rows() - cursor));
-            out.extend([Event::TextPasted { text: own }, key("esc")]);
+            out.extend(std::iter::repeat_n(nav(KeyCode::Down), q.declared_rows() - cursor));
+            out.extend([Event::TextPasted { text: own }, key(keys.cancel)]);
         }
-        out.push(key("tab"));
+        out.push(nav(KeyCode::Tab));
     }
     let elaborate = content.get("zz_finish").and_then(Value::as_str) == Some("elaborate");
-    out.push(key(if elaborate { "2" } else { "1" }));
+    out.push(key(KeyPress::from_char(if elaborate { '2' } else { '1' })));
     out
+}
+
+/// The event that leaves an elicited flow the user declined or cancelled.
+pub fn declined() -> Vec<Event> {
+    vec![key(settings().keymaps.dismiss)]
 }
 
 /// Settings for an elicited flow: review shortcuts act at once, dismissing needs no second key.

@@ -24,9 +24,6 @@ impl Rung {
             _ => None,
         }
     }
-
-    /// The default order: the richest form first.
-    pub const DEFAULT: [Rung; 3] = [Rung::Tmux, Rung::Elicitation, Rung::Terminal];
 }
 
 /// Whether this server runs inside tmux 3.2 or later (display-popup exists from 3.2).

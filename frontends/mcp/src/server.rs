@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 
 use ask_engine::{Event, FlowState, Origin, Size};
 use ask_schema::{Form, FormSource, ToolResult, validate};
-use ask_storage::{DurableFlow, FlowRecord, PayloadEntry, Store, now_ms};
+use ask_storage::{DurableFlow, FlowFollower, FlowRecord, PayloadEntry, Store, now_ms};
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, ElicitRequest,
     ElicitRequestParams, ElicitResult, ElicitationAction, Implementation, InitializeResult, InputRequest,
@@ -95,9 +95,7 @@ impl AskServer {
     }
 
     fn rungs(&self) -> Vec<Rung> {
-        let names = self.settings().mcp.presentation;
-        let rungs: Vec<Rung> = names.iter().filter_map(|n| Rung::parse(n)).collect();
-        if names.is_empty() { Vec::new() } else { rungs }
+        self.settings().mcp.presentation.iter().filter_map(|n| Rung::parse(n)).collect()
     }
 
     async fn ask(
@@ -122,7 +120,7 @@ impl AskServer {
         if let Some(id) = known {
             return self.wait_for(&id, &form, &key, ctx).await.map(done);
         }
-        let id = new_flow_id();
+        let id = ask_storage::new_flow_id("mcp-");
         let entry = PayloadEntry {
             version: 1,
             timestamp: now_ms(),
@@ -154,13 +152,7 @@ impl AskServer {
     /// Records a flow other processes can open (`attach`), with nobody holding it yet.
     fn record(&self, id: &str, form: &Form, key: &str) -> Result<(), ErrorData> {
         let loaded = self.settings();
-        let opened = Event::FlowOpened {
-            form: Arc::new(form.clone()),
-            settings: loaded.settings,
-            origin: Origin { source: FormSource::Tool, command: "mcp".to_owned() },
-            size: Size::default(),
-            notices: loaded.notices,
-        };
+        let opened = opening(form, loaded.settings, loaded.notices);
         let record = FlowRecord::new(id, "mcp", self.options.session.clone(), now_ms());
         self.store.create_flow(&record, &opened).map_err(internal)?;
         if let Ok(mut open) = self.open.lock() {
@@ -230,15 +222,10 @@ impl AskServer {
         let start = Instant::now();
         let every = self.options.progress_every;
         let mut next_progress = every;
-        let mut state = FlowState::default();
-        let mut seen = 0u64;
+        let mut follower = FlowFollower::new(id);
         loop {
-            let new = self.store.events_from(id, seen).map_err(internal)?;
-            seen += new.len() as u64;
-            for event in &new {
-                state.apply(event);
-            }
-            if let Some(result) = state.result() {
+            let interval = follower.poll(&self.store).map_err(internal)?;
+            if let Some(result) = follower.state().result() {
                 if let Ok(mut open) = self.open.lock() {
                     open.remove(key);
                 }
@@ -254,7 +241,7 @@ impl AskServer {
                 next_progress += every;
             }
             tokio::select! {
-                () = tokio::time::sleep(Duration::from_millis(if new.is_empty() { 100 } else { 20 })) => {}
+                () = tokio::time::sleep(interval) => {}
                 () = ctx.ct.cancelled() => {}
             }
         }
@@ -301,7 +288,7 @@ impl AskServer {
         }
         let events = match (reply.action, reply.content) {
             (ElicitationAction::Accept, Some(Value::Object(content))) => elicit::events(form, &content),
-            _ => vec![Event::key(ask_engine::KeyPress::parse("ctrl+c").map_err(internal)?)],
+            _ => elicit::declined(),
         };
         let store = self.store.clone();
         let (id, owned, session) = (id.to_owned(), form.clone(), self.options.session.clone());
@@ -309,9 +296,9 @@ impl AskServer {
             tokio::task::spawn_blocking(move || run_headless(&store, &id, owned, &session, events))
                 .await
                 .map_err(internal)??;
-        if let (Some(limits), Some(first)) = (elicit::limits(form), result.content.first_mut()) {
+        if let Some(first) = result.content.first_mut() {
             first.text.push('\n');
-            first.text.push_str(&limits);
+            first.text.push_str(&elicit::limits(form));
         }
         Ok(result)
     }
@@ -324,11 +311,15 @@ fn done(result: ToolResult) -> CallToolResponse {
     to_call_result(result).into()
 }
 
-/// A flow id no other call (of this server or another process) uses: time, pid and a counter.
-fn new_flow_id() -> String {
-    use std::sync::atomic::{AtomicU64, Ordering};
-    static NEXT: AtomicU64 = AtomicU64::new(0);
-    format!("mcp-{}-{}-{}", now_ms(), std::process::id(), NEXT.fetch_add(1, Ordering::Relaxed))
+/// The opening event of a flow this server records.
+fn opening(form: &Form, settings: ask_engine::Settings, notices: Vec<String>) -> Event {
+    Event::FlowOpened {
+        form: Arc::new(form.clone()),
+        settings,
+        origin: Origin { source: FormSource::Tool, command: "mcp".to_owned() },
+        size: Size::default(),
+        notices,
+    }
 }
 
 /// Feeds `events` through a durable flow of its own and returns its result.
@@ -339,13 +330,7 @@ fn run_headless(
     session: &str,
     events: Vec<Event>,
 ) -> Result<ToolResult, ErrorData> {
-    let opened = Event::FlowOpened {
-        form: Arc::new(form.clone()),
-        settings: elicit::settings(),
-        origin: Origin { source: FormSource::Tool, command: "mcp".to_owned() },
-        size: Size::default(),
-        notices: Vec::new(),
-    };
+    let opened = opening(&form, elicit::settings(), Vec::new());
     let mut flow = DurableFlow::start(store, &FlowRecord::new(id, "mcp", session, now_ms()), opened)
         .map_err(internal)?;
     for event in events {

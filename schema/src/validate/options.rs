@@ -90,16 +90,11 @@ impl Validator {
         };
         let who = format!("Question {n}: option {m}");
         let value = self.required_text(obj, "value", format!("{base}.value"), &format!("{who} value"));
-        if let Some(value) = &value {
-            match seen.get(value) {
-                Some(first) => self.issue(
-                    format!("{base}.value"),
-                    format!("Question {n}: option {m} repeats the value \"{value}\" of option {first}"),
-                ),
-                None => {
-                    seen.insert(value.clone(), m);
-                }
-            }
+        if let Some(value) = &value
+            && let Some(first) = super::first_seen(seen, value, m)
+        {
+            let message = format!("Question {n}: option {m} repeats the value \"{value}\" of option {first}");
+            self.issue(format!("{base}.value"), message);
         }
         let label = self.required_text(obj, "label", format!("{base}.label"), &format!("{who} label"));
         let description = self.optional_text(

@@ -23,13 +23,17 @@ pub fn run_resume(args: &ResumeArgs) -> anyhow::Result<Status> {
         None => newest_unfinished(&store)?
             .context("no unfinished flow to resume (flows open in other processes are not offered)")?,
     };
-    let state = FlowState::replay(&store.events(&id)?);
-    if state.outcome().is_some() {
-        return crate::runtime::finish(&state, Report::ToolJson);
-    }
+    // One read of the log: the resumed flow's state says whether it is already finished.
     match resume_flow(&store, &id, &args.flow) {
+        Ok(session) if session.state().outcome().is_some() => {
+            crate::runtime::finish(session.state(), Report::ToolJson)
+        }
         Ok(mut session) => run(&mut session, &args.flow, Report::ToolJson),
         Err(StoreError::Held { pid, .. }) => {
+            let state = FlowState::replay(&store.events(&id)?);
+            if state.outcome().is_some() {
+                return crate::runtime::finish(&state, Report::ToolJson);
+            }
             bail!(
                 "flow {id} is open in another ask-user process (pid {pid}); `ask-user wait {id}` waits for it"
             )

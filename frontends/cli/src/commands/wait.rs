@@ -2,17 +2,11 @@
 
 use std::time::{Duration, Instant};
 
-use ask_engine::FlowState;
-use ask_storage::Store;
+use ask_storage::{FlowFollower, Store};
 
 use crate::cli::WaitArgs;
 use crate::exit::Status;
 use crate::runtime::{Report, finish};
-
-/// The quickest and slowest re-read of the log while following it: fast right after a change
-/// (someone is typing), backing off to a bounded interval while nothing happens.
-const FAST: Duration = Duration::from_millis(20);
-const SLOW: Duration = Duration::from_millis(250);
 
 pub fn run_wait(args: &WaitArgs) -> anyhow::Result<Status> {
     let store = crate::paths::open_store(args.store.store.as_deref())?;
@@ -23,20 +17,14 @@ pub fn run_wait(args: &WaitArgs) -> anyhow::Result<Status> {
 }
 
 /// Folds the flow's log as other processes commit to it until it completes, then reports it.
-/// Reads only what is new each time. Past `timeout`, says so and gives [`Status::StillOpen`].
+/// Past `timeout`, says so and gives [`Status::StillOpen`].
 pub fn follow(store: &Store, id: &str, timeout: Option<Duration>, report: Report) -> anyhow::Result<Status> {
     let start = Instant::now();
-    let mut state = FlowState::default();
-    let mut next = 0u64;
-    let mut interval = FAST;
+    let mut follower = FlowFollower::new(id);
     loop {
-        let new = store.events_from(id, next)?;
-        next += new.len() as u64;
-        for event in &new {
-            state.apply(event);
-        }
-        if state.outcome().is_some() {
-            return finish(&state, report);
+        let interval = follower.poll(store)?;
+        if follower.state().outcome().is_some() {
+            return finish(follower.state(), report);
         }
         if let Some(limit) = timeout
             && start.elapsed() >= limit
@@ -47,7 +35,6 @@ pub fn follow(store: &Store, id: &str, timeout: Option<Duration>, report: Report
             );
             return Ok(Status::StillOpen);
         }
-        interval = if new.is_empty() { (interval * 2).min(SLOW) } else { FAST };
         let left = timeout.map_or(interval, |limit| limit.saturating_sub(start.elapsed()).min(interval));
         std::thread::sleep(left.max(Duration::from_millis(1)));
     }
