@@ -70,10 +70,49 @@ pub fn result_schema() -> serde_json::Value {
 /// The input schema with nothing required and no length limits: what a host registers so that
 /// a malformed call still reaches the tool, whose own validation then answers with every issue
 /// in the structured `invalid_input` result (as the contract asks) instead of a protocol error.
+///
+/// It is also self-contained — no `$ref`, no `$defs` — and names the question types in words
+/// rather than as constants, so that no host's validator (pi's TypeBox, a client's converter for
+/// Gemini) can turn away `"type": "dropdown"` before the tool explains it.
 pub fn lenient_input_schema() -> serde_json::Value {
     let mut schema = input_schema();
+    let defs = schema.as_object_mut().and_then(|o| o.remove("$defs")).unwrap_or_default();
+    inline_refs(&mut schema, &defs, 0);
     loosen(&mut schema);
     schema
+}
+
+/// Replaces each `{"$ref": "#/$defs/X"}` with X itself (the input types are not recursive; the
+/// depth bound only guards against a future change making them so).
+fn inline_refs(value: &mut serde_json::Value, defs: &serde_json::Value, depth: usize) {
+    match value {
+        serde_json::Value::Object(obj) => {
+            let target = obj.get("$ref").and_then(|r| r.as_str()).and_then(|r| r.strip_prefix("#/$defs/"));
+            if let Some(name) = target.map(str::to_owned)
+                && depth < 8
+            {
+                obj.remove("$ref");
+                if let Some(serde_json::Value::Object(def)) = defs.get(&name) {
+                    for (k, v) in def {
+                        obj.entry(k.clone()).or_insert_with(|| v.clone());
+                    }
+                }
+                inline_refs(value, defs, depth + 1);
+                return;
+            }
+            // An optional enum is `anyOf: [{the enum}, {"type": "null"}]`; the lenient form
+            // says the allowed words and accepts any string.
+            if let Some(serde_json::Value::Array(any)) = obj.get("anyOf")
+                && any.iter().any(|a| a.get("$ref").is_some())
+            {
+                obj.remove("anyOf");
+                obj.insert("type".to_owned(), serde_json::json!(["string", "null"]));
+            }
+            obj.values_mut().for_each(|v| inline_refs(v, defs, depth));
+        }
+        serde_json::Value::Array(items) => items.iter_mut().for_each(|v| inline_refs(v, defs, depth)),
+        _ => {}
+    }
 }
 
 fn loosen(value: &mut serde_json::Value) {
@@ -103,6 +142,9 @@ mod tests {
         let lenient = super::lenient_input_schema().to_string();
         assert!(strict.contains("\"required\""));
         assert!(!lenient.contains("\"required\"") && !lenient.contains("minLength"));
+        for strict in ["$ref", "$defs", "\"const\"", "\"enum\"", "oneOf"] {
+            assert!(!lenient.contains(strict), "{strict} in {lenient}");
+        }
         for property in ["questions", "prompt", "options", "preview", "description"] {
             assert!(lenient.contains(&format!("\"{property}\"")), "{property}");
         }

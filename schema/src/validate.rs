@@ -21,10 +21,14 @@ pub fn validate(raw: &Value, source: FormSource) -> Result<Form, Vec<Issue>> {
 
 /// Parses text as JSON and validates it; text that is not JSON gives one issue at path `""`.
 pub fn validate_text(text: &str, source: FormSource) -> Result<Form, Vec<Issue>> {
-    match serde_json::from_str::<Value>(text) {
-        Ok(raw) => validate(&raw, source),
-        Err(err) => Err(vec![Issue { path: String::new(), message: json_error_in_words(&err) }]),
-    }
+    validate(&parse_json(text)?, source)
+}
+
+/// The raw JSON value of a payload's text, or the one issue saying in plain words why it is not
+/// JSON (for callers that keep the raw value, e.g. to store it).
+pub fn parse_json(text: &str) -> Result<Value, Vec<Issue>> {
+    serde_json::from_str::<Value>(text)
+        .map_err(|err| vec![Issue { path: String::new(), message: json_error_in_words(&err) }])
 }
 
 /// What is wrong with text that is not JSON, in plain words with its place (SPEC §3: never a

@@ -13,17 +13,43 @@ pub fn call_row(form: &Form) -> String {
     format!("ask_user{title} · {n} {noun}: {}", labels.join(", "))
 }
 
+/// What a transcript row shows, so that a host can style it (pi colours answers as success,
+/// cancellation as a warning, notes dimmed) without a second copy of the wording.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum RowKind {
+    /// The call row.
+    Call,
+    /// The payload was invalid.
+    Invalid,
+    /// The user cancelled.
+    Cancelled,
+    /// One answered question.
+    Answer,
+    /// A note under an answer.
+    Note,
+    /// A line of an elaborate result.
+    Elaborate,
+    /// Submitted with no answers.
+    Empty,
+}
+
 /// `Invalid input`, `Cancelled`, the elaborate lines, or one `✓ <Label>: …` line per answer.
 pub fn result_rows(result: &ToolResult) -> Vec<String> {
+    result_rows_with_kinds(result).into_iter().map(|(_, row)| row).collect()
+}
+
+/// [`result_rows`], each with what it shows.
+pub fn result_rows_with_kinds(result: &ToolResult) -> Vec<(RowKind, String)> {
     let d = &result.details;
     if d.error.is_some() {
-        return vec!["Invalid input".to_owned()];
+        return vec![(RowKind::Invalid, "Invalid input".to_owned())];
     }
     if d.cancelled {
-        return vec!["Cancelled".to_owned()];
+        return vec![(RowKind::Cancelled, "Cancelled".to_owned())];
     }
     if d.mode == Mode::Elaborate {
-        return result.text().lines().map(str::to_owned).collect();
+        return result.text().lines().map(|l| (RowKind::Elaborate, l.to_owned())).collect();
     }
     let mut rows = Vec::new();
     for meta in &d.questions {
@@ -33,7 +59,7 @@ pub fn result_rows(result: &ToolResult) -> Vec<String> {
             _ if a.labels.is_empty() => "(no answer)".to_owned(),
             _ => a.labels.join(", "),
         };
-        rows.push(format!("✓ {}: {shown}", meta.label));
+        rows.push((RowKind::Answer, format!("✓ {}: {shown}", meta.label)));
         let q = ask_schema::Question {
             id: meta.id.clone(),
             label: meta.label.clone(),
@@ -42,10 +68,10 @@ pub fn result_rows(result: &ToolResult) -> Vec<String> {
             required: false,
             options: option_labels(result, &meta.id),
         };
-        rows.extend(note_lines(&q, a, "  "));
+        rows.extend(note_lines(&q, a, "  ").into_iter().map(|l| (RowKind::Note, l)));
     }
     if rows.is_empty() {
-        rows.push("Submitted without answers".to_owned());
+        rows.push((RowKind::Empty, "Submitted without answers".to_owned()));
     }
     rows
 }

@@ -68,6 +68,10 @@ pub enum Command {
         kind: TranscriptKind,
         /// The file to render (`-` for stdin).
         file: PathBuf,
+        /// Print `[{"kind": …, "text": …}]` (kinds: call, invalid, cancelled, answer, note,
+        /// elaborate, empty) for a host that styles the rows itself.
+        #[arg(long)]
+        json: bool,
     },
 }
 
@@ -159,12 +163,20 @@ pub struct AnswerArgs {
     /// The assistant message to extract from (`-` for stdin); else the pi session's branch.
     #[arg(long, value_name = "FILE", conflicts_with = "again")]
     pub text: Option<PathBuf>,
-    /// The extractor, run with `sh -c` (default: answer.extractionCommand from the config).
+    /// The extractor, run with `sh -c` (default: answer.extractionCommand from the config);
+    /// `host` asks the program that started ask-user, over stdin/stdout (docs/pi.md).
     #[arg(long, value_name = "CMD")]
     pub extractor: Option<String>,
     /// /answer:again: reopen the newest extracted form instead of extracting.
-    #[arg(long)]
+    #[arg(long, conflicts_with_all = ["form", "extract_only"])]
     pub again: bool,
+    /// Open this already extracted form (`-` for stdin) instead of extracting one.
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["text", "extract_only"])]
+    pub form: Option<PathBuf>,
+    /// Only extract: print `{"form": …, "sourceEntryId": …}` as the last stdout line and open
+    /// nothing (a host stores the form, then opens it with --form).
+    #[arg(long)]
+    pub extract_only: bool,
     #[command(flatten)]
     pub pi: PiArgs,
     #[command(flatten)]

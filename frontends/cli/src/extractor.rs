@@ -8,10 +8,18 @@
 //! ```
 //!
 //! On a retry the object also holds `"previousOutput"` (what it printed last time) and `"error"`
-//! (why that could not be used). `ASK_USER_EXTRACT_ATTEMPT` carries the attempt number too.
-//! Each attempt must finish within `answer.extractionTimeoutMs`; a non-zero exit, a timeout,
-//! output that is not JSON, or JSON without a `questions` array is retried up to
-//! `answer.extractionRetries` times.
+//! (why that could not be used). `"prompt"` is the whole user message a model should get for
+//! this attempt (the message itself, or on a retry the message with the failed output and the
+//! reason), so that a host needs no retry logic of its own. `ASK_USER_EXTRACT_ATTEMPT` carries
+//! the attempt number too. Each attempt must finish within `answer.extractionTimeoutMs`; a
+//! non-zero exit, a timeout, output that is not JSON, or JSON without a `questions` array is
+//! retried up to `answer.extractionRetries` times.
+//!
+//! The host seam (`--extractor host`, what the pi extension uses so that `/answer` runs on pi's
+//! current model): the same object is written as one line on stdout, and the host answers with
+//! one line on stdin, `{"attempt": N, "output": "<the model's text>"}` or
+//! `{"attempt": N, "error": "<why>"}`. A reply for an older attempt (one that timed out) is
+//! skipped. The retry rules stay here, in one place.
 
 use std::io::{Read, Write};
 use std::process::{Command, Stdio};
@@ -34,6 +42,15 @@ pub enum ExtractorCommand {
     Shell(String),
     /// An argv array (`answer.extractionCommand`).
     Argv(Vec<String>),
+    /// The host that started ask-user answers each attempt over stdin/stdout (`--extractor host`).
+    Host,
+}
+
+impl ExtractorCommand {
+    /// `--extractor host` is the host seam; anything else is a shell command line.
+    pub fn from_flag(line: &str) -> ExtractorCommand {
+        if line == "host" { ExtractorCommand::Host } else { ExtractorCommand::Shell(line.to_owned()) }
+    }
 }
 
 /// Why extraction gave no form.
@@ -56,13 +73,19 @@ pub fn extract(
 ) -> Result<Value, ExtractError> {
     let attempts = u32::from(retries.min(3)) + 1;
     let mut feedback: Option<(String, String)> = None;
+    let host = matches!(cmd, ExtractorCommand::Host).then(crate::host_link::HostLink::start);
     for attempt in 1..=attempts {
-        let mut input = json!({"protocol": "ask-user-extract/1", "attempt": attempt, "instructions": INSTRUCTIONS, "message": message});
+        let mut input = json!({"protocol": "ask-user-extract/1", "attempt": attempt, "instructions": INSTRUCTIONS, "message": message, "prompt": message});
         if let Some((previous, error)) = &feedback {
             input["previousOutput"] = json!(previous);
             input["error"] = json!(error);
+            input["prompt"] = json!(retry_prompt(message, previous, error));
         }
-        let (output, problem) = match run_once(cmd, &input.to_string(), attempt, timeout)? {
+        let once = match &host {
+            Some(link) => Ok(link.ask(&input, attempt, timeout)),
+            None => run_once(cmd, &input.to_string(), attempt, timeout),
+        };
+        let (output, problem) = match once? {
             Ok(out) => match usable(&out) {
                 Ok(form) => return Ok(form),
                 Err(why) => (out, why),
@@ -74,6 +97,14 @@ pub fn extract(
     }
     let last = feedback.map(|(_, why)| why).unwrap_or_default();
     Err(ExtractError::Exhausted { attempts, last })
+}
+
+/// What a model is told on a retry: why its last answer failed, that answer, and the message.
+fn retry_prompt(message: &str, previous: &str, error: &str) -> String {
+    format!(
+        "Your previous reply could not be used: {error}\n\nYour previous reply:\n{previous}\n\n\
+         The assistant message:\n{message}\n\nReply again with raw JSON only, fixing the problem."
+    )
 }
 
 /// A JSON object with a `questions` array, or why not.
@@ -115,6 +146,7 @@ fn run_once(
             c.args(argv.iter().skip(1));
             c
         }
+        ExtractorCommand::Host => return Ok(Err("the host seam runs no command".to_owned())),
     };
     command.env("ASK_USER_EXTRACT_ATTEMPT", attempt.to_string());
     // Its own process group, so a timeout also stops whatever the extractor started.

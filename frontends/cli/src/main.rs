@@ -35,6 +35,7 @@ mod exit;
 mod extractor;
 mod file_refs;
 mod headless;
+mod host_link;
 mod input;
 mod logging;
 mod paths;
@@ -80,7 +81,7 @@ fn main() -> ExitCode {
         Command::Log { command } => commands::log::run_log(command),
         Command::Schema { kind, lenient } => commands::info::schema(*kind, *lenient),
         Command::Validate { file } => commands::ask::run_validate(file.as_deref()),
-        Command::Transcript { kind, file } => commands::info::transcript(*kind, file),
+        Command::Transcript { kind, file, json } => commands::info::transcript(*kind, file, *json),
     };
     match outcome {
         Ok(status) => status.into(),

@@ -11,10 +11,12 @@ use portable_pty::{Child, CommandBuilder, MasterPty, PtySize, native_pty_system}
 
 use super::Sandbox;
 
+type Writer = Arc<Mutex<Box<dyn Write + Send>>>;
+
 pub struct Pty {
     parser: Arc<Mutex<vt100::Parser>>,
     raw: Arc<Mutex<Vec<u8>>>,
-    writer: Box<dyn Write + Send>,
+    writer: Writer,
     master: Box<dyn MasterPty + Send>,
     pub child: Box<dyn Child + Send + Sync>,
 }
@@ -31,9 +33,20 @@ impl Pty {
 
     /// Like [`Pty::spawn`], with extra environment variables.
     pub fn spawn_with(sb: &Sandbox, script: &str, cols: u16, rows: u16, env: &[(&str, &str)]) -> Pty {
-        let pair = native_pty_system().openpty(size(cols, rows)).unwrap();
         let mut cmd = CommandBuilder::new("sh");
         cmd.args(["-c", script]);
+        Pty::spawn_command(sb, cmd, cols, rows, env)
+    }
+
+    /// Runs `cmd` (not through a shell) in the sandbox directory.
+    pub fn spawn_command(
+        sb: &Sandbox,
+        mut cmd: CommandBuilder,
+        cols: u16,
+        rows: u16,
+        env: &[(&str, &str)],
+    ) -> Pty {
+        let pair = native_pty_system().openpty(size(cols, rows)).unwrap();
         cmd.cwd(sb.dir.path());
         cmd.env("ASK_USER_STORE", sb.store());
         cmd.env("ASK_USER_CONFIG", sb.path("config.json"));
@@ -54,6 +67,8 @@ impl Pty {
         let sink = Arc::clone(&parser);
         let raw = Arc::new(Mutex::new(Vec::new()));
         let raw_sink = Arc::clone(&raw);
+        let writer: Writer = Arc::new(Mutex::new(pair.master.take_writer().unwrap()));
+        let answer = Arc::clone(&writer);
         std::thread::spawn(move || {
             let mut buf = [0u8; 8192];
             while let Ok(n) = reader.read(&mut buf) {
@@ -62,9 +77,14 @@ impl Pty {
                 }
                 raw_sink.lock().unwrap().extend_from_slice(&buf[..n]);
                 sink.lock().unwrap().process(&buf[..n]);
+                // A terminal answers a cursor-position query (pi's TUI asks one at start).
+                if buf[..n].windows(4).any(|w| w == b"\x1b[6n") {
+                    let mut w = answer.lock().unwrap();
+                    let _ = w.write_all(b"\x1b[1;1R");
+                    let _ = w.flush();
+                }
             }
         });
-        let writer = pair.master.take_writer().unwrap();
         Pty { parser, raw, writer, master: pair.master, child }
     }
 
@@ -75,8 +95,10 @@ impl Pty {
 
     /// Types bytes into the terminal.
     pub fn send(&mut self, bytes: &str) {
-        self.writer.write_all(bytes.as_bytes()).unwrap();
-        self.writer.flush().unwrap();
+        let mut writer = self.writer.lock().unwrap();
+        writer.write_all(bytes.as_bytes()).unwrap();
+        writer.flush().unwrap();
+        drop(writer);
         std::thread::sleep(Duration::from_millis(60));
     }
 
@@ -87,16 +109,18 @@ impl Pty {
 
     /// Waits until the screen shows `needle`; panics with the screen after 10 s.
     pub fn wait_for(&self, needle: &str) -> String {
+        self.wait_for_within(needle, Duration::from_secs(10))
+    }
+
+    /// Waits until the screen shows `needle`; panics with the screen after `limit`.
+    pub fn wait_for_within(&self, needle: &str, limit: Duration) -> String {
         let start = Instant::now();
         loop {
             let screen = self.screen();
             if screen.contains(needle) {
                 return screen;
             }
-            assert!(
-                start.elapsed() < Duration::from_secs(10),
-                "timed out waiting for {needle:?}; screen:\n{screen}"
-            );
+            assert!(start.elapsed() < limit, "timed out waiting for {needle:?}; screen:\n{screen}");
             std::thread::sleep(Duration::from_millis(20));
         }
     }
@@ -113,13 +137,18 @@ impl Pty {
 
     /// Waits for the shell to exit and returns its exit code.
     pub fn wait_exit(&mut self) -> u32 {
+        self.wait_exit_within(Duration::from_secs(10))
+    }
+
+    /// Waits up to `limit` for the program to exit and returns its exit code.
+    pub fn wait_exit_within(&mut self, limit: Duration) -> u32 {
         let start = Instant::now();
         loop {
             if let Some(status) = self.child.try_wait().unwrap() {
                 std::thread::sleep(Duration::from_millis(100)); // let the reader drain
                 return status.exit_code();
             }
-            assert!(start.elapsed() < Duration::from_secs(10), "still running; screen:\n{}", self.screen());
+            assert!(start.elapsed() < limit, "still running; screen:\n{}", self.screen());
             std::thread::sleep(Duration::from_millis(20));
         }
     }

@@ -12,7 +12,18 @@ use crate::runtime::{Report, new_flow_id, open_form};
 
 pub fn run_answer(args: &AnswerArgs) -> anyhow::Result<Status> {
     let store = crate::paths::open_store(args.flow.store.as_deref())?;
-    let raw = if args.again {
+    let mut source_entry = None;
+    let raw = if let Some(path) = &args.form {
+        let text =
+            crate::input::read_text(path).with_context(|| format!("cannot read {}", path.display()))?;
+        match ask_schema::parse_json(&text) {
+            Ok(raw) => raw,
+            Err(issues) => {
+                errln!("{}", ask_engine::project::text::invalid_text(&issues));
+                return Ok(Status::Invalid);
+            }
+        }
+    } else if args.again {
         match newest_extracted(args, &store)? {
             Some(raw) => raw,
             None => {
@@ -21,10 +32,11 @@ pub fn run_answer(args: &AnswerArgs) -> anyhow::Result<Status> {
             }
         }
     } else {
-        let Some(message) = assistant_text(args)? else { return Ok(Status::NoForm) };
+        let Some((message, entry)) = assistant_text(args)? else { return Ok(Status::NoForm) };
+        source_entry = entry;
         let config = ask_storage::load_settings(crate::paths::config_path(&args.flow).as_deref());
         let command = match &args.extractor {
-            Some(line) => ExtractorCommand::Shell(line.clone()),
+            Some(line) => ExtractorCommand::from_flag(line),
             None if !config.answer.extraction_command.is_empty() => {
                 ExtractorCommand::Argv(config.answer.extraction_command.clone())
             }
@@ -46,18 +58,23 @@ pub fn run_answer(args: &AnswerArgs) -> anyhow::Result<Status> {
             return Ok(Status::Invalid);
         }
     };
+    if args.extract_only {
+        outln!("{}", serde_json::json!({"form": raw, "sourceEntryId": source_entry}));
+        return Ok(Status::Done);
+    }
     let origin = Origin { source: FormSource::AnswerExtraction, command: "answer".to_owned() };
     let new_payload = (!args.again).then(|| (new_flow_id(), raw));
     open_form(&store, &args.flow, form, origin, new_payload, Report::CommandText)
 }
 
-/// The message to extract from: `--text`, or the newest assistant message on the pi branch,
-/// which must have finished with `stop`. `None` after telling the user why there is none.
-fn assistant_text(args: &AnswerArgs) -> anyhow::Result<Option<String>> {
+/// The message to extract from, with its pi entry id: `--text`, or the newest assistant message
+/// on the pi branch, which must have finished with `stop`. `None` after telling the user why
+/// there is none.
+fn assistant_text(args: &AnswerArgs) -> anyhow::Result<Option<(String, Option<String>)>> {
     if let Some(path) = &args.text {
-        return Ok(Some(
-            crate::input::read_text(path).with_context(|| format!("cannot read {}", path.display()))?,
-        ));
+        let text =
+            crate::input::read_text(path).with_context(|| format!("cannot read {}", path.display()))?;
+        return Ok(Some((text, None)));
     }
     let Some(file) = &args.pi.pi_session else {
         bail!("give the assistant message with --text FILE or --pi-session FILE");
@@ -75,7 +92,7 @@ fn assistant_text(args: &AnswerArgs) -> anyhow::Result<Option<String>> {
         );
         return Ok(None);
     }
-    Ok(Some(message.text))
+    Ok(Some((message.text, Some(message.entry_id))))
 }
 
 /// The newest `/answer` form of the session, or of the pi branch with `--pi-session`.

@@ -3,7 +3,7 @@
 use std::path::Path;
 
 use anyhow::Context;
-use ask_engine::project::transcript::{call_row, result_rows};
+use ask_engine::project::transcript::{RowKind, call_row, result_rows_with_kinds};
 use ask_schema::{FormSource, ToolResult, input_schema, result_schema, validate_text};
 
 use crate::cli::{SchemaKind, TranscriptKind};
@@ -19,27 +19,31 @@ pub fn schema(kind: SchemaKind, lenient: bool) -> anyhow::Result<Status> {
     Ok(Status::Done)
 }
 
-pub fn transcript(kind: TranscriptKind, file: &Path) -> anyhow::Result<Status> {
+pub fn transcript(kind: TranscriptKind, file: &Path, json: bool) -> anyhow::Result<Status> {
     let text = crate::input::read_text(file).with_context(|| format!("cannot read {}", file.display()))?;
-    match kind {
+    let (rows, status) = match kind {
         TranscriptKind::Call => match validate_text(&text, FormSource::Tool) {
-            Ok(form) => outln!("{}", call_row(&form)),
+            Ok(form) => (vec![(RowKind::Call, call_row(&form))], Status::Done),
             Err(issues) => {
-                outln!(
-                    "ask_user · invalid payload ({} issue{})",
-                    issues.len(),
-                    if issues.len() == 1 { "" } else { "s" }
-                );
-                return Ok(Status::Invalid);
+                let n = issues.len();
+                let row = format!("ask_user · invalid payload ({n} issue{})", if n == 1 { "" } else { "s" });
+                (vec![(RowKind::Invalid, row)], Status::Invalid)
             }
         },
         TranscriptKind::Result => {
             let result: ToolResult = serde_json::from_str(&text)
                 .with_context(|| format!("{} is not an ask_user tool result", file.display()))?;
-            for row in result_rows(&result) {
-                outln!("{row}");
-            }
+            (result_rows_with_kinds(&result), Status::Done)
+        }
+    };
+    if json {
+        let rows: Vec<_> =
+            rows.iter().map(|(kind, text)| serde_json::json!({"kind": kind, "text": text})).collect();
+        outln!("{}", serde_json::Value::Array(rows));
+    } else {
+        for (_, row) in rows {
+            outln!("{row}");
         }
     }
-    Ok(Status::Done)
+    Ok(status)
 }
