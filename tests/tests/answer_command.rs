@@ -240,3 +240,105 @@ fn an_extractor_whose_child_keeps_stdout_open_is_cut_at_the_deadline_and_its_chi
         && !std::fs::read_to_string(format!("/proc/{}/stat", pid.trim())).unwrap_or_default().contains(") Z");
     assert!(!alive, "the extractor's background child was killed");
 }
+
+/// The host seam (`--extractor host`, what the pi package uses): requests come as JSON lines on
+/// stdout, replies go back as JSON lines on stdin.
+mod host_seam {
+    use std::io::{BufRead, BufReader, Write};
+    use std::process::Stdio;
+
+    use serde_json::{Value, json};
+
+    use super::{MESSAGE, s};
+    use crate::common::Sandbox;
+
+    const FORM: &str = r#"{"questions":[{"id":"pkg","label":"Package","prompt":"What package name do you want?","options":[{"value":"freeform","label":"Type answer","freeform":true}]}]}"#;
+
+    /// Runs `answer --extractor host --extract-only`, answering each request with `reply`
+    /// (attempt number, request → reply lines to write). Returns (requests, stdout lines, code).
+    fn converse(
+        sb: &Sandbox,
+        mut reply: impl FnMut(u64, &Value) -> Vec<Value>,
+    ) -> (Vec<Value>, Vec<String>, i32, String) {
+        let text = sb.file("msg.txt", MESSAGE);
+        let mut child = sb
+            .cmd(&["answer", "--text", s(&text), "--extractor", "host", "--extract-only"])
+            .stdin(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut stdin = child.stdin.take().unwrap();
+        let stdout = BufReader::new(child.stdout.take().unwrap());
+        let mut requests = Vec::new();
+        let mut lines = Vec::new();
+        for line in stdout.lines() {
+            let line = line.unwrap();
+            let value: Value = serde_json::from_str(&line).unwrap();
+            if value["protocol"] == "ask-user-extract/1" {
+                for answer in reply(value["attempt"].as_u64().unwrap(), &value) {
+                    let _ = writeln!(stdin, "{answer}");
+                }
+                requests.push(value);
+            } else {
+                lines.push(line);
+            }
+        }
+        drop(stdin);
+        let out = child.wait_with_output().unwrap();
+        (requests, lines, out.status.code().unwrap(), String::from_utf8(out.stderr).unwrap())
+    }
+
+    #[test]
+    fn a_prose_reply_is_retried_with_the_reason_and_the_message_and_the_form_is_printed() {
+        let sb = Sandbox::new();
+        let (requests, lines, code, stderr) = converse(&sb, |attempt, _| match attempt {
+            1 => vec![json!({"attempt": 1, "output": "Sure! Here they are."})],
+            _ => vec![json!({"attempt": attempt, "output": FORM})],
+        });
+        assert_eq!(code, 0, "{stderr}");
+        assert_eq!(requests.len(), 2);
+        assert_eq!(requests[0]["prompt"], MESSAGE, "attempt 1 asks with the message itself");
+        let retry = requests[1]["prompt"].as_str().unwrap();
+        assert!(retry.contains("could not be used") && retry.contains("Sure! Here they are.") && retry.contains(MESSAGE));
+        assert!(requests[1]["instructions"].as_str().unwrap().starts_with("Turn the questions"));
+        let last: Value = serde_json::from_str(lines.last().unwrap()).unwrap();
+        assert_eq!(last["form"], serde_json::from_str::<Value>(FORM).unwrap());
+        assert_eq!(last["sourceEntryId"], Value::Null, "--text has no pi entry");
+    }
+
+    #[test]
+    fn a_late_reply_to_a_timed_out_attempt_is_skipped() {
+        let sb = Sandbox::new();
+        sb.file("config.json", r#"{"answer":{"extractionTimeoutMs":300,"extractionRetries":1}}"#);
+        let stale = r#"{"questions":[{"id":"stale","prompt":"Stale?","options":[{"value":"a","label":"A"}]}]}"#;
+        let (requests, lines, code, stderr) = converse(&sb, |attempt, _| match attempt {
+            1 => vec![], // no answer in time
+            _ => vec![json!({"attempt": 1, "output": stale}), json!({"attempt": 2, "output": FORM})],
+        });
+        assert_eq!(code, 0, "{stderr}");
+        assert_eq!(requests.len(), 2);
+        assert!(requests[1]["error"].as_str().unwrap().contains("took longer than 300 ms"));
+        let last: Value = serde_json::from_str(lines.last().unwrap()).unwrap();
+        assert_eq!(last["form"]["questions"][0]["id"], "pkg");
+    }
+
+    #[test]
+    fn a_host_error_on_every_attempt_ends_with_one_line_naming_it() {
+        let sb = Sandbox::new();
+        let (requests, lines, code, stderr) =
+            converse(&sb, |attempt, _| vec![json!({"attempt": attempt, "error": "rate limited"})]);
+        assert_eq!((code, requests.len()), (5, 2));
+        assert!(lines.is_empty());
+        assert_eq!(stderr.lines().count(), 1, "{stderr}");
+        assert!(stderr.contains("rate limited"), "{stderr}");
+    }
+
+    #[test]
+    fn an_extracted_form_given_with_form_opens_and_prints_the_answer_text() {
+        let sb = Sandbox::new();
+        let form = sb.file("form.json", FORM);
+        let keys = sb.file("k", "type \"ask-user\"\nenter\nenter\n");
+        let r = sb.run(&["answer", "--form", s(&form), "--script", s(&keys)]);
+        assert_eq!(r.code, 0, "{}", r.stderr);
+        assert_eq!(r.stdout, "Package: ask-user\n");
+    }
+}

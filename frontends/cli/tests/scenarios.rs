@@ -251,6 +251,21 @@ fn spec7_transcript_commands() {
     let mut cmd = Command::new(BIN);
     cmd.args(["transcript", "result"]).arg(&r);
     assert_eq!(run(cmd, dir.path(), None).stdout, "✓ Lang: Go\n✓ Feat: Alpha, Beta\n");
+    // The JSON form a host styles (the pi package): the same words, each row with its kind.
+    let mut cmd = Command::new(BIN);
+    cmd.args(["transcript", "result", "--json"]).arg(&r);
+    assert_eq!(
+        run(cmd, dir.path(), None).json(),
+        serde_json::json!([{"kind": "answer", "text": "✓ Lang: Go"}, {"kind": "answer", "text": "✓ Feat: Alpha, Beta"}])
+    );
+    let mut cmd = Command::new(BIN);
+    cmd.args(["transcript", "call", "--json"]).arg(&p);
+    assert_eq!(run(cmd, dir.path(), None).json()[0]["kind"], "call");
+    let cancelled = ask(&payload().to_string(), "esc\n", None, &[]).stdout;
+    std::fs::write(&r, cancelled).unwrap();
+    let mut cmd = Command::new(BIN);
+    cmd.args(["transcript", "result", "--json"]).arg(&r);
+    assert_eq!(run(cmd, dir.path(), None).json(), serde_json::json!([{"kind": "cancelled", "text": "Cancelled"}]));
 }
 
 #[test]
