@@ -298,7 +298,11 @@ mod host_seam {
         assert_eq!(requests.len(), 2);
         assert_eq!(requests[0]["prompt"], MESSAGE, "attempt 1 asks with the message itself");
         let retry = requests[1]["prompt"].as_str().unwrap();
-        assert!(retry.contains("could not be used") && retry.contains("Sure! Here they are.") && retry.contains(MESSAGE));
+        assert!(
+            retry.contains("could not be used")
+                && retry.contains("Sure! Here they are.")
+                && retry.contains(MESSAGE)
+        );
         assert!(requests[1]["instructions"].as_str().unwrap().starts_with("Turn the questions"));
         let last: Value = serde_json::from_str(lines.last().unwrap()).unwrap();
         assert_eq!(last["form"], serde_json::from_str::<Value>(FORM).unwrap());
@@ -309,7 +313,8 @@ mod host_seam {
     fn a_late_reply_to_a_timed_out_attempt_is_skipped() {
         let sb = Sandbox::new();
         sb.file("config.json", r#"{"answer":{"extractionTimeoutMs":300,"extractionRetries":1}}"#);
-        let stale = r#"{"questions":[{"id":"stale","prompt":"Stale?","options":[{"value":"a","label":"A"}]}]}"#;
+        let stale =
+            r#"{"questions":[{"id":"stale","prompt":"Stale?","options":[{"value":"a","label":"A"}]}]}"#;
         let (requests, lines, code, stderr) = converse(&sb, |attempt, _| match attempt {
             1 => vec![], // no answer in time
             _ => vec![json!({"attempt": 1, "output": stale}), json!({"attempt": 2, "output": FORM})],

@@ -29,6 +29,10 @@ fn a_tool_call_answered_with_keys_returns_the_details_and_stores_the_payload_fir
     let mut pty = pi.tui(&sb, &[PROMPT], &[("PILAB_SHUTDOWN_AFTER", "1")]);
     answer_postgres(&mut pty);
     pty.wait_exit_within(PATIENCE);
+    // pi's transcript shows ask-user's own rows for the call and the result.
+    let screen = pty.screen();
+    assert!(screen.contains(r#"ask_user "Project setup" · 1 question: Database"#), "{screen}");
+    assert!(screen.contains("✓ Database: PostgreSQL"), "{screen}");
 
     let entries = only_session(&sb);
     let results = messages(&entries, "toolResult");
@@ -212,7 +216,7 @@ fn answer_turns_an_assistant_message_into_a_form_on_pis_own_model(
         ("PILAB_EXTRACT", extract.to_str().unwrap()),
         // The model's first reply is prose: ask-user's retry rules get a usable form anyway.
         ("PILAB_EXTRACT_BAD_FIRST", "1"),
-        ("PILAB_SHUTDOWN_AFTER", "2"),
+        ("PILAB_SHUTDOWN_AFTER", "3"),
     ];
     let mut pty = pi.tui(&sb, &[PROMPT], &env);
     pty.wait_for_within("Before I start", PATIENCE);
@@ -224,19 +228,58 @@ fn answer_turns_an_assistant_message_into_a_form_on_pis_own_model(
     pty.send("1");
     pty.wait_for_within("Submit", PATIENCE);
     pty.send("\r");
+    // /answer:again reopens the same form without asking the model.
+    pty.wait_for_within("Database: SQLite", PATIENCE);
+    wait_ready(&pty);
+    command(&mut pty, "/answer:again");
+    pty.wait_for_within("Which database do you want?", PATIENCE);
+    pty.send("1");
+    pty.wait_for_within("Should I add a CI workflow?", PATIENCE);
+    pty.send("2");
+    pty.wait_for_within("Submit", PATIENCE);
+    pty.send("\r");
     pty.wait_exit_within(PATIENCE);
 
     let entries = only_session(&sb);
     let payloads = stored_payloads(&entries);
-    assert_eq!(payloads.len(), 1);
+    assert_eq!(payloads.len(), 1, "/answer:again stores no new form");
     assert_eq!(payloads[0]["source"], "answer-extraction");
     assert_eq!(payloads[0]["params"], form);
     let asked = entries.iter().find(|e| e["message"]["role"] == "assistant").unwrap();
     assert_eq!(payloads[0]["sourceEntryId"], asked["id"], "the entry the questions came from");
     let users = messages(&entries, "user");
-    assert_eq!(users.len(), 2);
+    assert_eq!(users.len(), 3);
     let sent = text(users[1]);
     assert!(sent.contains("Database: SQLite") && sent.contains("CI: Yes"), "{sent}");
+    let again = text(users[2]);
+    assert!(again.contains("Database: PostgreSQL") && again.contains("CI: No"), "{again}");
+}
+
+#[rstest]
+fn ask_settings_opens_the_overlay_and_saves_a_toggle_to_ask_users_config(
+    #[values("0.73.1", "1.6.0")] version: &'static str,
+) {
+    let pi = PiLine::get(version);
+    let sb = Sandbox::new();
+    let config = sb.file(
+        "config.json",
+        r#"{"schemaVersion":2,"behaviour":{"autoSubmitWhenAnsweredWithoutNotes":false}}"#,
+    );
+    let mut pty = pi.tui(&sb, &[], &[("PILAB_SHUTDOWN_AFTER", "1")]);
+    wait_ready(&pty);
+    command(&mut pty, "/ask-settings");
+    pty.wait_for_within("Ask settings", PATIENCE);
+    pty.send(" ");
+    pty.wait_for_within("[on]  Auto-submit", PATIENCE);
+    pty.send("\x1b");
+    wait_ready(&pty);
+    command(&mut pty, "ping");
+    pty.wait_exit_within(PATIENCE);
+
+    let saved: Value = serde_json::from_str(&std::fs::read_to_string(config).unwrap()).unwrap();
+    assert_eq!(saved["behaviour"]["autoSubmitWhenAnsweredWithoutNotes"], true);
+    let replies: Vec<String> = messages(&only_session(&sb), "assistant").iter().map(|m| text(m)).collect();
+    assert_eq!(replies, ["pong"], "pi took its terminal back");
 }
 
 #[rstest]

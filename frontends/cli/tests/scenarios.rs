@@ -265,7 +265,10 @@ fn spec7_transcript_commands() {
     std::fs::write(&r, cancelled).unwrap();
     let mut cmd = Command::new(BIN);
     cmd.args(["transcript", "result", "--json"]).arg(&r);
-    assert_eq!(run(cmd, dir.path(), None).json(), serde_json::json!([{"kind": "cancelled", "text": "Cancelled"}]));
+    assert_eq!(
+        run(cmd, dir.path(), None).json(),
+        serde_json::json!([{"kind": "cancelled", "text": "Cancelled"}])
+    );
 }
 
 #[test]

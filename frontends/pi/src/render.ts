@@ -47,9 +47,14 @@ function paint(theme: Theme, row: Row): string {
 	}
 }
 
-export function renderCall(args: unknown, theme: Theme, context?: { argsComplete?: boolean }): Text {
+export function renderCall(
+	args: unknown,
+	theme: Theme,
+	context?: { argsComplete?: boolean; executionStarted?: boolean },
+): Text {
 	const title = theme.fg("toolTitle", theme.bold("ask_user"));
-	if (context?.argsComplete === false) return new Text(title, 0, 0);
+	// While the model is still streaming the arguments they are not a payload yet.
+	if (context?.argsComplete === false && !context.executionStarted) return new Text(title, 0, 0);
 	const found = rows("call", args);
 	return new Text(found ? found.map((r) => paint(theme, r)).join("\n") : title, 0, 0);
 }

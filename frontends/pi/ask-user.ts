@@ -1,0 +1,2 @@
+// The pi extension's entry point (pi names the extension after this file).
+export { default } from "./src/index.ts";
