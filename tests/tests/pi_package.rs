@@ -182,6 +182,12 @@ fn ask_replay_in_a_later_run_reopens_the_form_and_sends_the_answer_as_a_user_mes
 
     let mut later = pi.tui(&sb, &["--continue"], &[("PILAB_SHUTDOWN_AFTER", "1"), ("PILAB_ECHO", "1")]);
     wait_ready(&later);
+    // A cancelled command form is a notice; nothing is sent.
+    command(&mut later, "/ask:replay");
+    later.wait_for_within("Which database", PATIENCE);
+    later.send("\x1b");
+    later.wait_for_within("Form cancelled; nothing was sent.", PATIENCE);
+    wait_ready(&later);
     command(&mut later, "/ask:replay");
     later.wait_for_within("Which database", PATIENCE);
     later.send("2");
@@ -191,7 +197,11 @@ fn ask_replay_in_a_later_run_reopens_the_form_and_sends_the_answer_as_a_user_mes
 
     let entries = only_session(&sb);
     let users = messages(&entries, "user");
-    assert_eq!(users.len(), 2, "the prompt, then the replayed form's answer");
+    assert_eq!(
+        users.len(),
+        2,
+        "the prompt, then the replayed form's answer (the cancelled one sent nothing)"
+    );
     assert_eq!(text(users[1]), "Database: SQLite");
     assert_eq!(stored_payloads(&entries).len(), 1, "a replay stores no new payload");
     let last = messages(&entries, "assistant").pop().unwrap();
@@ -371,4 +381,19 @@ fn a_missing_binary_is_named_in_the_tool_result(#[values("0.73.1", "1.6.0")] ver
     assert_eq!(results[0]["isError"], true);
     let said = text(results[0]);
     assert!(said.contains("ASK_USER_BIN is set to") && said.contains("not an executable file"), "{said}");
+}
+
+#[rstest]
+fn pi_install_of_the_package_folder_gives_pi_the_tool(#[values("0.73.1", "1.6.0")] version: &'static str) {
+    let pi = PiLine::get(version);
+    let sb = Sandbox::new();
+    pi.install_package(&sb);
+    let mut pty = pi.tui_installed(&sb, &[PROMPT], &[("PILAB_SHUTDOWN_AFTER", "1")]);
+    answer_postgres(&mut pty);
+    pty.wait_exit_within(PATIENCE);
+    let entries = only_session(&sb);
+    assert_eq!(
+        messages(&entries, "toolResult")[0]["details"]["answers"]["db"]["values"],
+        json!(["postgres"])
+    );
 }

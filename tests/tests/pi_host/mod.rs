@@ -56,23 +56,51 @@ impl PiLine {
         PiLine { version, node, cli }
     }
 
-    /// pi's argv: the scripted model, this package, sessions kept in the sandbox.
+    /// `pi install ./frontends/pi`, as the README tells a newcomer, into the sandbox's home.
+    pub fn install_package(&self, sb: &Sandbox) {
+        let mut cmd = Command::new(&self.node);
+        cmd.arg(&self.cli).args(["install", "./frontends/pi"]).current_dir(repo());
+        for (k, v) in PiLine::env(sb) {
+            cmd.env(k, v);
+        }
+        let out = cmd.output().unwrap();
+        assert!(out.status.success(), "pi install failed: {}", String::from_utf8_lossy(&out.stderr));
+    }
+
+    /// pi's TUI with the installed packages (no `-e` for this package).
+    pub fn tui_installed(&self, sb: &Sandbox, extra: &[&str], env: &[(&str, &str)]) -> Pty {
+        self.tui_with(sb, self.argv_with(sb, extra, false), env)
+    }
+
     fn argv(&self, sb: &Sandbox, extra: &[&str]) -> Vec<String> {
+        self.argv_with(sb, extra, true)
+    }
+
+    /// pi's argv: the scripted model, this package (unless installed), sessions kept in the
+    /// sandbox.
+    fn argv_with(&self, sb: &Sandbox, extra: &[&str], load_package: bool) -> Vec<String> {
         let mut argv: Vec<String> = vec![
             self.node.display().to_string(),
             self.cli.display().to_string(),
-            "--no-extensions".into(),
             "-e".into(),
             repo().join("frontends/pi/test/scripted-model.ts").display().to_string(),
-            "-e".into(),
-            repo().join("frontends/pi").display().to_string(),
+        ];
+        if load_package {
+            // Only the package under test, not whatever the sandbox home has installed.
+            argv.extend([
+                "--no-extensions".into(),
+                "-e".into(),
+                repo().join("frontends/pi").display().to_string(),
+            ]);
+        }
+        argv.extend([
             "--provider".into(),
             "scripted".into(),
             "--model".into(),
             "scripted-1".into(),
             "--session-dir".into(),
             sb.path("sessions").display().to_string(),
-        ];
+        ]);
         argv.extend(extra.iter().map(|s| (*s).to_owned()));
         argv
     }
@@ -90,7 +118,10 @@ impl PiLine {
 
     /// pi's interactive TUI in a 120×40 pseudo-terminal.
     pub fn tui(&self, sb: &Sandbox, extra: &[&str], env: &[(&str, &str)]) -> Pty {
-        let argv = self.argv(sb, extra);
+        self.tui_with(sb, self.argv(sb, extra), env)
+    }
+
+    fn tui_with(&self, sb: &Sandbox, argv: Vec<String>, env: &[(&str, &str)]) -> Pty {
         let mut cmd = CommandBuilder::new(&argv[0]);
         cmd.args(&argv[1..]);
         let mut all = PiLine::env(sb);
