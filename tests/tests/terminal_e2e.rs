@@ -211,3 +211,42 @@ fn a_config_edit_made_while_the_user_types_reaches_the_form_with_its_notices() {
     pty.send(CTRL_C);
     assert_eq!(pty.wait_exit(), 1);
 }
+
+/// Issue 14.3: a terminal that hangs up while SIGHUP is blocked (some hosts block it) used to
+/// leave the form polling a dead terminal at full speed forever.
+#[test]
+fn a_vanished_terminal_with_sighup_blocked_ends_the_form_at_once_and_keeps_it_resumable() {
+    let sb = Sandbox::new();
+    let payload = sb.file("p.json", PAYLOAD);
+    let script = format!("{}/fixtures/terminal/vanish.py", env!("CARGO_MANIFEST_DIR"));
+    let stderr = sb.path("stderr.txt");
+    let out = std::process::Command::new("python3")
+        .arg(&script)
+        .arg(bin())
+        .args(["ask", payload.to_str().unwrap(), "--id", "gone"])
+        .current_dir(sb.dir.path())
+        .env("VANISH_STDERR", &stderr)
+        .env("ASK_USER_STORE", sb.store())
+        .env("ASK_USER_CONFIG", sb.path("config.json"))
+        .env("ASK_LOG_DIR", sb.path("logs"))
+        .env("ASK_USER_KEYBOARD_PROBE", "0")
+        .env("TERM", "xterm-256color")
+        .output()
+        .unwrap();
+    let report = String::from_utf8(out.stdout).unwrap();
+    let fields: Vec<&str> = report.split_whitespace().collect();
+    assert_eq!(fields.first(), Some(&"exit"), "{report}{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(fields[1], "5", "{report}");
+    let after: f64 = fields[3].parse().unwrap();
+    let cpu: f64 = fields[5].parse().unwrap();
+    assert!(after < 2.0 && cpu < 1.5, "ended {after} s after the hang-up, {cpu} s of CPU");
+    let said = std::fs::read_to_string(&stderr).unwrap();
+    assert_eq!(said.lines().count(), 1, "{said:?}");
+    assert!(said.contains("the terminal went away") && said.contains("ask-user resume"), "{said}");
+
+    // Down was committed before the hang-up: the same id resumes on Postgres → SQLite.
+    let keys = sb.file("keys", "enter\ntab\n1\n1\n");
+    let resumed =
+        sb.run(&["ask", payload.to_str().unwrap(), "--id", "gone", "--script", keys.to_str().unwrap()]);
+    assert_eq!(resumed.json()["details"]["answers"]["db"]["values"], json!(["sqlite"]));
+}

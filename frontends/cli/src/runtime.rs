@@ -190,6 +190,12 @@ fn interactive(session: &mut DurableFlow, config: Option<&Path>, report: Report)
                     "stopped by a signal; every answer so far is saved: `ask-user resume` continues"
                 );
             }
+            Input::Gone => {
+                drop(term);
+                anyhow::bail!(
+                    "the terminal went away; every answer so far is saved: `ask-user resume` continues"
+                );
+            }
             Input::Nothing => false,
         };
         redraw |= session.take_offers(Duration::ZERO)?;

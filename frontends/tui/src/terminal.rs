@@ -24,8 +24,11 @@ use crate::screen::Screen;
 pub enum Input {
     /// An event for the flow's log.
     Event(Event),
-    /// SIGTERM or SIGHUP: stop now (the terminal is restored on drop).
+    /// SIGTERM, SIGHUP, SIGINT or SIGQUIT: stop now (the terminal is restored on drop).
     Signal,
+    /// The terminal hung up (its window closed, its ssh link dropped) and no SIGHUP came — the
+    /// host blocks or ignores it: stop now instead of polling a dead terminal forever.
+    Gone,
     /// Nothing within the timeout, or input the flow does not record.
     Nothing,
 }
@@ -52,6 +55,8 @@ pub struct LiveTerminal {
     terminal: std::mem::ManuallyDrop<Terminal<CrosstermBackend<BufWriter<File>>>>,
     screen: Screen,
     stop: Arc<AtomicBool>,
+    /// The same terminal, only asked whether it has hung up.
+    probe: File,
 }
 
 static CAUGHT_ELSEWHERE: std::sync::OnceLock<fn() -> bool> = std::sync::OnceLock::new();
@@ -67,6 +72,7 @@ impl LiveTerminal {
     /// Takes over `/dev/tty`. Fails when there is no terminal.
     pub fn open(config_path: Option<&str>) -> io::Result<LiveTerminal> {
         let mut tty = OpenOptions::new().read(true).write(true).open("/dev/tty")?;
+        let probe = tty.try_clone()?;
         let stop = Arc::new(AtomicBool::new(false));
         // Raw mode turns Ctrl+C into a key, so these come only from outside (a host forwarding
         // Ctrl+C, `timeout -s INT`, a closed terminal): all of them restore and leave it resumable.
@@ -99,7 +105,7 @@ impl LiveTerminal {
             CrosstermBackend::new(BufWriter::new(tty)),
             options,
         )?);
-        Ok(LiveTerminal { terminal, screen: Screen::new(config_path), stop })
+        Ok(LiveTerminal { terminal, screen: Screen::new(config_path), stop, probe })
     }
 
     /// Turns on the kitty keyboard protocol when the terminal has it: known kitty-protocol
@@ -143,15 +149,38 @@ impl LiveTerminal {
         if self.stop.load(Ordering::SeqCst) {
             return Ok(Input::Signal);
         }
-        if !crossterm::event::poll(timeout)? {
+        // A hung-up terminal makes every poll return at once: without this check the loop
+        // would spin at full speed forever when SIGHUP does not reach us.
+        let ready = crossterm::event::poll(timeout);
+        if self.hung_up() {
+            return Ok(Input::Gone);
+        }
+        if !ready? {
             return Ok(Input::Nothing);
         }
-        let event = crossterm::event::read()?;
+        let event = match crossterm::event::read() {
+            Ok(event) => event,
+            Err(_) if self.hung_up() => return Ok(Input::Gone),
+            Err(e) => return Err(e),
+        };
         if let crossterm::event::Event::Resize(w, h) = event {
             let (w, h) = crate::drawn_size(w, h);
             let _ = self.terminal.resize(tuirealm::ratatui::layout::Rect::new(0, 0, w, h));
         }
         Ok(crate::input::convert(&event).map_or(Input::Nothing, Input::Event))
+    }
+}
+
+impl LiveTerminal {
+    /// Whether the terminal has hung up, asked without waiting.
+    fn hung_up(&self) -> bool {
+        use rustix::event::{PollFd, PollFlags, Timespec, poll};
+        let mut fds = [PollFd::new(&self.probe, PollFlags::IN)];
+        let now = Timespec { tv_sec: 0, tv_nsec: 0 };
+        match poll(&mut fds, Some(&now)) {
+            Ok(_) => fds[0].revents().intersects(PollFlags::HUP | PollFlags::ERR | PollFlags::NVAL),
+            Err(_) => false,
+        }
     }
 }
 
