@@ -146,7 +146,8 @@ fn arbitrary_json() -> impl Strategy<Value = Value> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 512, ..ProptestConfig::default() })]
+    // Fuzz targets run on every test run (issue 14.10).
+    #![proptest_config(ProptestConfig { cases: 1000, ..ProptestConfig::default() })]
 
     #[test]
     fn validation_never_panics_and_invalid_means_issues(raw in arbitrary_json()) {
@@ -154,6 +155,28 @@ proptest! {
             match validate(&raw, source) {
                 Ok(form) => prop_assert!(!form.questions.is_empty()),
                 Err(issues) => prop_assert!(!issues.is_empty()),
+            }
+        }
+    }
+
+    #[test]
+    fn arbitrary_bytes_as_a_payload_never_panic_and_are_explained(
+        bytes in prop_oneof![
+            prop::collection::vec(any::<u8>(), 0..512),
+            // Mostly JSON, cut and spliced: the inputs that reach deep into the validator.
+            (arbitrary_json(), any::<usize>(), prop::collection::vec(any::<u8>(), 0..4)).prop_map(|(v, cut, junk)| {
+                let mut b = v.to_string().into_bytes();
+                let at = if b.is_empty() { 0 } else { cut % b.len() };
+                b.splice(at..at, junk);
+                b
+            }),
+        ]
+    ) {
+        let text = String::from_utf8_lossy(&bytes);
+        if let Err(issues) = ask_schema::validate_text(&text, FormSource::Tool) {
+            prop_assert!(!issues.is_empty());
+            for issue in &issues {
+                prop_assert!(!issue.message.is_empty() && !issue.message.contains('\n'), "{}", issue.message);
             }
         }
     }

@@ -220,22 +220,9 @@ fn a_vanished_terminal_with_sighup_blocked_ends_the_form_at_once_and_keeps_it_re
     let payload = sb.file("p.json", PAYLOAD);
     let script = format!("{}/fixtures/terminal/vanish.py", env!("CARGO_MANIFEST_DIR"));
     let stderr = sb.path("stderr.txt");
-    let out = std::process::Command::new("python3")
-        .arg(&script)
-        .arg(bin())
-        .args(["ask", payload.to_str().unwrap(), "--id", "gone"])
-        .current_dir(sb.dir.path())
-        .env("VANISH_STDERR", &stderr)
-        .env("ASK_USER_STORE", sb.store())
-        .env("ASK_USER_CONFIG", sb.path("config.json"))
-        .env("ASK_LOG_DIR", sb.path("logs"))
-        .env("ASK_USER_KEYBOARD_PROBE", "0")
-        .env("TERM", "xterm-256color")
-        .output()
-        .unwrap();
-    let report = String::from_utf8(out.stdout).unwrap();
+    let report = on_pty_script(&sb, &script, &["ask", payload.to_str().unwrap(), "--id", "gone"], &[("VANISH_STDERR", &stderr)]);
     let fields: Vec<&str> = report.split_whitespace().collect();
-    assert_eq!(fields.first(), Some(&"exit"), "{report}{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(fields.first(), Some(&"exit"), "{report}");
     assert_eq!(fields[1], "5", "{report}");
     let after: f64 = fields[3].parse().unwrap();
     let cpu: f64 = fields[5].parse().unwrap();
@@ -249,4 +236,38 @@ fn a_vanished_terminal_with_sighup_blocked_ends_the_form_at_once_and_keeps_it_re
     let resumed =
         sb.run(&["ask", payload.to_str().unwrap(), "--id", "gone", "--script", keys.to_str().unwrap()]);
     assert_eq!(resumed.json()["details"]["answers"]["db"]["values"], json!(["sqlite"]));
+}
+
+/// Runs `python3 SCRIPT ask-user ARGS…` (a fixture that drives a pseudo-terminal itself) in the
+/// sandbox and returns what the script reported.
+fn on_pty_script(sb: &Sandbox, script: &str, args: &[&str], env: &[(&str, &std::path::Path)]) -> String {
+    let mut cmd = std::process::Command::new("python3");
+    cmd.arg(script)
+        .arg(bin())
+        .args(args)
+        .current_dir(sb.dir.path())
+        .env("ASK_USER_STORE", sb.store())
+        .env("ASK_USER_CONFIG", sb.path("config.json"))
+        .env("ASK_LOG_DIR", sb.path("logs"))
+        .env("ASK_USER_KEYBOARD_PROBE", "0")
+        .env("TERM", "xterm-256color");
+    for (k, v) in env {
+        cmd.env(k, v);
+    }
+    let out = cmd.output().unwrap();
+    String::from_utf8(out.stdout).unwrap() + &String::from_utf8_lossy(&out.stderr)
+}
+
+/// Issue 14.2, live: a terminal reporting 65535×65535 cells is drawn clamped (1000×1000), so the
+/// form opens and closes normally instead of trying to allocate hundreds of gigabytes.
+#[test]
+fn a_terminal_reporting_65535_by_65535_cells_gets_a_working_form() {
+    let sb = Sandbox::new();
+    let payload = sb.file("p.json", PAYLOAD);
+    let script = format!("{}/fixtures/terminal/huge.py", env!("CARGO_MANIFEST_DIR"));
+    let report = on_pty_script(&sb, &script, &["ask", payload.to_str().unwrap()], &[]);
+    let fields: Vec<&str> = report.split_whitespace().collect();
+    assert_eq!(fields.get(..2), Some(&["exit", "1"][..]), "Esc cancels a clean form: {report}");
+    let rss_kb: u64 = fields[3].parse().unwrap();
+    assert!(rss_kb < 300_000, "peak RSS {rss_kb} KB");
 }

@@ -94,4 +94,9 @@ fn main() {
         }
     }
     run("typical, 20 000-line previews", &huge, "keys-typical-2000.txt");
+    // Per-key cost must not grow with text that is off screen (issue 14.4): one unbroken 10 MB
+    // label on the first question.
+    let mut wide = typical.clone();
+    wide["questions"][0]["options"][0]["label"] = Value::String("x".repeat(10_000_000));
+    run("typical, a 10 MB label", &wide, "keys-typical-2000.txt");
 }
