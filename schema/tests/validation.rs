@@ -147,7 +147,7 @@ fn arbitrary_json() -> impl Strategy<Value = Value> {
 
 proptest! {
     // Fuzz targets run on every test run (issue 14.10).
-    #![proptest_config(ProptestConfig { cases: 1000, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: 10_000, ..ProptestConfig::default() })]
 
     #[test]
     fn validation_never_panics_and_invalid_means_issues(raw in arbitrary_json()) {

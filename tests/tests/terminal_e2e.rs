@@ -220,7 +220,12 @@ fn a_vanished_terminal_with_sighup_blocked_ends_the_form_at_once_and_keeps_it_re
     let payload = sb.file("p.json", PAYLOAD);
     let script = format!("{}/fixtures/terminal/vanish.py", env!("CARGO_MANIFEST_DIR"));
     let stderr = sb.path("stderr.txt");
-    let report = on_pty_script(&sb, &script, &["ask", payload.to_str().unwrap(), "--id", "gone"], &[("VANISH_STDERR", &stderr)]);
+    let report = on_pty_script(
+        &sb,
+        &script,
+        &["ask", payload.to_str().unwrap(), "--id", "gone"],
+        &[("VANISH_STDERR", &stderr)],
+    );
     let fields: Vec<&str> = report.split_whitespace().collect();
     assert_eq!(fields.first(), Some(&"exit"), "{report}");
     assert_eq!(fields[1], "5", "{report}");

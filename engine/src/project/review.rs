@@ -1,5 +1,6 @@
 //! The review tab's answer summary (D19): what Submit/Cancel or Elaborate would send.
 
+use crate::project::view::screenful;
 use crate::state::{FlowState, ReviewAction};
 
 /// One question in the review summary.
@@ -23,19 +24,29 @@ impl FlowState {
             .iter()
             .zip(&self.questions)
             .map(|(q, qs)| {
-                let answer = crate::project::result::answer_of(q, qs).filter(|a| a.is_committed());
+                // Built from what a screen can show, not from the answer's full text.
+                let mut parts: Vec<&str> =
+                    qs.selected_indices().map(|i| screenful(&q.options[i].label)).collect();
+                if qs.custom_selected() {
+                    parts.push(screenful(qs.custom_text()));
+                }
+                let answer = (!parts.is_empty()).then(|| parts.join(", "));
                 let mut notes = Vec::new();
                 if all_notes || answer.is_some() {
                     if !qs.note().is_empty() {
-                        notes.push(format!("Note: {}", qs.note()));
+                        notes.push(format!("Note: {}", screenful(qs.note())));
                     }
                     for (i, note) in qs.option_notes() {
                         if all_notes || qs.is_selected(i) {
-                            notes.push(format!("{} note: {note}", q.options[i].label));
+                            notes.push(format!(
+                                "{} note: {}",
+                                screenful(&q.options[i].label),
+                                screenful(note)
+                            ));
                         }
                     }
                 }
-                ReviewEntry { label: q.label.clone(), answer: answer.map(|a| a.labels.join(", ")), notes }
+                ReviewEntry { label: screenful(&q.label).to_owned(), answer, notes }
             })
             .collect()
     }

@@ -154,6 +154,19 @@ fn editor_view(state: &FlowState, target: EditorTarget) -> Option<EditorView> {
     Some(EditorView { text: e.buffer.text().to_owned(), cursor: e.buffer.cursor(), completions, selected })
 }
 
+/// The most characters of one text (a label, a prompt, a note, an answer) a view carries: 64 full
+/// rows of a 1000-column terminal, more than any screen shows of one item. A 10 MB label then
+/// costs a frame what a screenful costs. The result always carries the whole text.
+pub const MAX_SHOWN_CHARS: usize = 64 * 1024;
+
+/// The start of `s` that any frame could show ([`MAX_SHOWN_CHARS`] characters at most).
+pub fn screenful(s: &str) -> &str {
+    if s.len() <= MAX_SHOWN_CHARS {
+        return s;
+    }
+    s.char_indices().nth(MAX_SHOWN_CHARS).map_or(s, |(end, _)| &s[..end])
+}
+
 impl FlowState {
     /// Everything a frontend needs to draw the current screen.
     pub fn view(&self) -> ViewModel {
@@ -165,7 +178,7 @@ impl FlowState {
             .zip(&self.questions)
             .enumerate()
             .map(|(i, (q, qs))| TabView {
-                label: q.label.clone(),
+                label: screenful(&q.label).to_owned(),
                 answered: qs.is_committed(),
                 active: i == self.tab,
             })
@@ -176,7 +189,7 @@ impl FlowState {
             None => Body::Review(self.review_view()),
         };
         ViewModel {
-            title: self.form.title.clone(),
+            title: self.form.title.as_deref().map(|t| screenful(t).to_owned()),
             tabs,
             body,
             overlay: self.overlay.map(|o| self.overlay_view(o.focus)),
@@ -195,11 +208,11 @@ impl FlowState {
             .enumerate()
             .map(|(i, o)| RowView {
                 number: i + 1,
-                label: o.label.clone(),
-                description: o.description.clone(),
+                label: screenful(&o.label).to_owned(),
+                description: o.description.as_deref().map(|d| screenful(d).to_owned()),
                 selected: qs.is_selected(i),
                 custom: false,
-                text: qs.option_note(i).to_owned(),
+                text: screenful(qs.option_note(i)).to_owned(),
                 editor: editor_view(self, EditorTarget::OptionNote(i)),
             })
             .collect();
@@ -209,7 +222,7 @@ impl FlowState {
             description: None,
             selected: qs.custom_selected(),
             custom: true,
-            text: qs.custom_text().to_owned(),
+            text: screenful(qs.custom_text()).to_owned(),
             editor: editor_view(self, EditorTarget::Answer),
         });
         let preview = (q.kind == QuestionType::Preview)
@@ -217,15 +230,15 @@ impl FlowState {
             .flatten()
             .filter(|_| self.cursor < q.declared_rows())
             .map(|o| PreviewView {
-                label: o.label.clone(),
-                description: o.description.clone(),
+                label: screenful(&o.label).to_owned(),
+                description: o.description.as_deref().map(|d| screenful(d).to_owned()),
                 text: o.preview.clone().unwrap_or_default(),
             });
         Some(QuestionView {
-            prompt: q.prompt.clone(),
+            prompt: screenful(&q.prompt).to_owned(),
             kind: q.kind,
             freeform: q.is_freeform(),
-            note: qs.note().to_owned(),
+            note: screenful(qs.note()).to_owned(),
             note_editor: editor_view(self, EditorTarget::QuestionNote),
             rows,
             cursor: self.cursor,

@@ -66,7 +66,14 @@ fn run(label: &str, form: &Value, keys: &str) {
         }
         tv.sort_unstable();
         tr.sort_unstable();
-        println!("  view p50 {} ns, render p50 {} ns", tv[tv.len() / 2], tr[tr.len() / 2]);
+        let p99 = |v: &[u64]| v[(v.len() - 1) * 99 / 100];
+        println!(
+            "  view p50 {} ns p99 {} ns, render p50 {} ns p99 {} ns",
+            tv[tv.len() / 2],
+            p99(&tv),
+            tr[tr.len() / 2],
+            p99(&tr)
+        );
     }
     samples.sort_unstable();
     let pct = |p: f64| samples[((samples.len() - 1) as f64 * p) as usize] as f64 / 1000.0;

@@ -26,6 +26,23 @@ pub fn sanitize(s: &str, keep_newlines: bool) -> Cow<'_, str> {
     Cow::Owned(out)
 }
 
+/// The start of `s` that can reach the screen in `lines` lines of `max` cells: a character
+/// takes at least one cell (or ends a line), so later ones are never drawn. Laying out only
+/// this keeps the cost of a frame bounded by the screen, not by the text (a 10 MB label).
+pub fn shown(s: &str, max: usize, lines: usize) -> &str {
+    let limit = lines.saturating_mul(max.max(1).saturating_add(1));
+    if s.len() <= limit {
+        return s;
+    }
+    match s.char_indices().nth(limit) {
+        Some((end, _)) => &s[..end],
+        None => s,
+    }
+}
+
+/// No drawn area is taller than this many rows ([`crate::MAX_DRAWN`]).
+pub const MAX_LINES: usize = crate::MAX_DRAWN as usize;
+
 /// Display width in terminal cells.
 pub fn width(s: &str) -> usize {
     if s.is_ascii() { s.len() } else { UnicodeWidthStr::width(s) }
@@ -57,6 +74,22 @@ pub fn wrap(text: &str, max: usize) -> Vec<String> {
                 if word.trim().is_empty() {
                     continue; // a space that caused the break starts no line
                 }
+            }
+            // Printable ASCII is one cell per byte: cut it in slices (a long unbroken word costs
+            // a copy, not a grapheme walk). Same breaks as the walk below.
+            if word.bytes().all(|b| (0x20..0x7f).contains(&b)) {
+                let mut rest = word;
+                while !rest.is_empty() {
+                    if line_w >= max && !line.is_empty() {
+                        lines.push(std::mem::take(&mut line));
+                        line_w = 0;
+                    }
+                    let n = (max - line_w.min(max)).max(1).min(rest.len());
+                    line.push_str(&rest[..n]);
+                    line_w += n;
+                    rest = &rest[n..];
+                }
+                continue;
             }
             for g in word.graphemes(true) {
                 let gw = width(g);
@@ -104,10 +137,28 @@ mod tests {
     }
 
     #[test]
+    fn only_text_that_can_reach_the_screen_is_laid_out() {
+        let huge = "x".repeat(10_000_000);
+        let cut = shown(&huge, 70, MAX_LINES);
+        assert_eq!(cut.len(), MAX_LINES * 71, "a screenful, not 10 MB");
+        assert!(wrap(cut, 70).len() >= MAX_LINES, "still more lines than any screen has");
+        assert_eq!(shown("short", 70, 1), "short");
+        assert_eq!(shown("héllo wörld", 2, 2), "héllo ", "cut on a character boundary");
+    }
+
+    #[test]
     fn wrap_breaks_at_spaces_and_inside_long_words() {
         assert_eq!(wrap("the quick brown fox", 9), ["the quick", "brown fox"]);
         assert_eq!(wrap("abcdefghij", 4), ["abcd", "efgh", "ij"]);
         assert_eq!(wrap("a\n\nb", 5), ["a", "", "b"]);
+        // Long ASCII words are cut in slices: after a partial line, at exact widths, width 1.
+        assert_eq!(wrap("ab cdefghijkl", 5), ["ab", "cdefg", "hijkl"]);
+        assert_eq!(wrap("abcde", 5), ["abcde"]);
+        assert_eq!(wrap("abcdef", 5), ["abcde", "f"]);
+        assert_eq!(wrap("abc", 1), ["a", "b", "c"]);
+        assert_eq!(wrap("x".repeat(12).as_str(), 4), ["xxxx", "xxxx", "xxxx"]);
+        // …and the same words with one non-ASCII letter take the grapheme walk, breaking alike.
+        assert_eq!(wrap("ab cdefghijké", 5), ["ab", "cdefg", "hijké"]);
     }
 
     #[test]

@@ -6,7 +6,7 @@ use tuirealm::ratatui::layout::Rect;
 use tuirealm::ratatui::text::{Line, Span};
 
 use crate::style;
-use crate::text::{sanitize, truncate, width};
+use crate::text::{sanitize, shown, truncate, width};
 
 /// Lines the header needs.
 pub fn height(view: &ViewModel) -> u16 {
@@ -16,7 +16,10 @@ pub fn height(view: &ViewModel) -> u16 {
 pub fn render(frame: &mut Frame, area: Rect, view: &ViewModel) {
     let mut lines = Vec::new();
     if let Some(title) = &view.title {
-        lines.push(Line::styled(truncate(&sanitize(title, false), area.width as usize), style::bold()));
+        lines.push(Line::styled(
+            truncate(&sanitize(shown(title, area.width as usize, 1), false), area.width as usize),
+            style::bold(),
+        ));
     }
     lines.push(tab_strip(view, area.width as usize));
     super::put_lines(frame, area, &lines);
@@ -28,7 +31,7 @@ fn tab_strip(view: &ViewModel, max: usize) -> Line<'static> {
         .iter()
         .map(|t| {
             let mark = if t.answered { "✓ " } else { "" };
-            format!(" {mark}{} ", truncate(&sanitize(&t.label, false), 24))
+            format!(" {mark}{} ", truncate(&sanitize(shown(&t.label, 24, 1), false), 24))
         })
         .collect();
     let active = view.tabs.iter().position(|t| t.active).unwrap_or(0);

@@ -3,7 +3,7 @@
 use tuirealm::ratatui::style::Style;
 use tuirealm::ratatui::text::{Line, Span};
 
-use crate::text::{sanitize, wrap};
+use crate::text::{MAX_LINES, sanitize, shown, wrap};
 
 /// Lines being built for one pane.
 #[derive(Default)]
@@ -35,7 +35,8 @@ impl Lines {
     /// Payload text, sanitized and wrapped to `max - indent` cells, each line indented.
     pub fn wrapped(&mut self, text: &str, indent: usize, max: usize, style: Style) {
         let pad = " ".repeat(indent);
-        for l in wrap(&sanitize(text, true), max.saturating_sub(indent)) {
+        let width = max.saturating_sub(indent);
+        for l in wrap(&sanitize(shown(text, width, MAX_LINES), true), width) {
             self.push(vec![Span::raw(pad.clone()), Span::styled(l, style)]);
         }
     }

@@ -9,7 +9,7 @@ use tuirealm::ratatui::widgets::Block;
 
 use super::lines::Lines;
 use crate::style;
-use crate::text::{sanitize, wrap};
+use crate::text::{sanitize, shown, wrap};
 
 /// Wide enough for the preview pane beside the options.
 const SIDE_BY_SIDE: u16 = 90;
@@ -33,7 +33,7 @@ pub fn render(frame: &mut Frame, area: Rect, q: &QuestionView) {
     let lines = question_lines(q, list_area.width as usize, list_area.height as usize);
     draw_lines(frame, list_area, lines);
     if let (Some(p), Some(pa)) = (preview, preview_area) {
-        let title = format!(" {} ", sanitize(&p.label, false));
+        let title = format!(" {} ", sanitize(shown(&p.label, pa.width as usize, 1), false));
         let block = Block::bordered().title(Span::styled(title, style::bold()));
         let inner = block.inner(pa);
         let body = preview_window(p, inner.width as usize, inner.height as usize, q.preview_scroll);
@@ -106,7 +106,7 @@ fn question_lines(q: &QuestionView, max: usize, height: usize) -> Lines {
         if row.custom {
             custom_row(&mut out, Some(row), CustomRow::Numbered { here: i == q.cursor }, max)
         } else {
-            option_row(&mut out, row, q, i, max)
+            option_row(&mut out, row, q, i, max, height)
         }
         if i == q.cursor {
             out.focus = Some((start, out.len().saturating_sub(1)));
@@ -119,7 +119,7 @@ fn pointer(on: bool) -> Span<'static> {
     if on { Span::styled("❯ ", style::accent()) } else { Span::raw("  ") }
 }
 
-fn option_row(out: &mut Lines, row: &RowView, q: &QuestionView, i: usize, max: usize) {
+fn option_row(out: &mut Lines, row: &RowView, q: &QuestionView, i: usize, max: usize, height: usize) {
     let here = i == q.cursor;
     let mut head = vec![pointer(here), Span::styled(format!("{}. ", row.number), style::dim())];
     if q.kind == QuestionType::Multi {
@@ -133,8 +133,11 @@ fn option_row(out: &mut Lines, row: &RowView, q: &QuestionView, i: usize, max: u
         Default::default()
     };
     let indent = 5;
-    let label = wrap(&sanitize(&row.label, false), max.saturating_sub(indent + 4));
-    for (n, part) in label.into_iter().enumerate() {
+    let width = max.saturating_sub(indent + 4);
+    // A label taller than the list shows its first screenful.
+    let label = wrap(&sanitize(shown(&row.label, width, height.max(1)), false), width);
+    let label = label.into_iter().take(height.max(1));
+    for (n, part) in label.enumerate() {
         if n == 0 {
             head.push(Span::styled(part, label_style));
             if row.selected && q.kind != QuestionType::Multi {

@@ -8,7 +8,7 @@ use tuirealm::ratatui::text::Span;
 use super::lines::Lines;
 use super::question::draw_lines;
 use crate::style;
-use crate::text::sanitize;
+use crate::text::{MAX_LINES, sanitize, shown};
 
 /// Wide enough for the summary beside the actions.
 const SIDE_BY_SIDE: u16 = 64;
@@ -45,7 +45,7 @@ pub fn render(frame: &mut Frame, area: Rect, r: &ReviewView) {
 fn summary(r: &ReviewView, max: usize) -> Lines {
     let mut out = Lines::default();
     for entry in &r.summary {
-        let label = format!("{}: ", sanitize(&entry.label, false));
+        let label = format!("{}: ", sanitize(shown(&entry.label, MAX_LINES, 1), false));
         match &entry.answer {
             Some(a) => {
                 let mut l = Lines::default();
