@@ -61,9 +61,11 @@ enum Text {
     Present(String),
 }
 
+/// `null` counts as absent everywhere: many tool-calling models send it for every optional
+/// field they leave out, and the published schema allows it.
 fn text_field(obj: &Map<String, Value>, key: &str) -> Text {
     match obj.get(key) {
-        None => Text::Missing,
+        None | Some(Value::Null) => Text::Missing,
         Some(Value::String(s)) if s.trim().is_empty() => Text::Blank,
         Some(Value::String(s)) => Text::Present(s.trim().to_owned()),
         Some(_) => Text::NotString,
@@ -170,7 +172,7 @@ impl Validator {
         let prompt =
             self.required_text(obj, "prompt", format!("{base}.prompt"), &format!("Question {n}: prompt"));
         let required = match obj.get("required") {
-            None => false,
+            None | Some(Value::Null) => false,
             Some(Value::Bool(b)) => *b,
             Some(_) => {
                 self.issue(format!("{base}.required"), format!("Question {n}: required must be a boolean"));
@@ -190,7 +192,7 @@ impl Validator {
 
     fn question_type(&mut self, obj: &Map<String, Value>, base: &str, n: usize) -> Option<QuestionType> {
         match obj.get("type") {
-            None => Some(QuestionType::Single),
+            None | Some(Value::Null) => Some(QuestionType::Single),
             Some(Value::String(s)) => match s.trim() {
                 "single" => Some(QuestionType::Single),
                 "multi" => Some(QuestionType::Multi),
