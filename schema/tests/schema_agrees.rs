@@ -18,7 +18,8 @@ fn validator_accepts(payload: &Value) -> bool {
 }
 
 fn q(extra: Value) -> Value {
-    let mut q = json!({"id": "db", "prompt": "Which database?", "options": [{"value": "pg", "label": "Postgres"}]});
+    let mut q =
+        json!({"id": "db", "prompt": "Which database?", "options": [{"value": "pg", "label": "Postgres"}]});
     for (k, v) in extra.as_object().unwrap() {
         q[k] = v.clone();
     }

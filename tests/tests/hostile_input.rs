@@ -91,3 +91,30 @@ fn a_huge_terminal_size_is_drawn_clamped_and_logged_as_it_was() {
     assert_eq!(status, Some(4), "{stderr}");
     assert!(start.elapsed() < std::time::Duration::from_secs(20), "took {:?}", start.elapsed());
 }
+
+/// Issue 12.4: payload text printed outside the form cannot drive the terminal. On a terminal
+/// it is shown inert, as the form shows it; into a pipe the exact text passes.
+#[test]
+fn payload_text_printed_to_a_terminal_is_inert_and_exact_into_a_pipe() {
+    let sb = Sandbox::new();
+    let payload = serde_json::json!({"title": "Set\u{1b}]0;pwned\u{7}up", "questions": [
+        {"id": "c", "label": "Colour", "prompt": "Which?", "options": [{"value": "r", "label": "\u{1b}[31mred\u{1b}[0m"}]}
+    ]});
+    sb.file("p.json", &payload.to_string());
+    sb.file("k", "1\nenter\n");
+    let cmd = format!(
+        "'{bin}' transcript call p.json; '{bin}' ask p.json --session s --script k > /dev/null; '{bin}' replay --session s --script k",
+        bin = common::bin().display()
+    );
+    let mut pty = common::pty::Pty::spawn(&sb, &cmd, 100, 20);
+    pty.wait_exit();
+    assert!(!pty.wrote(b"\x1b]0;pwned"), "the title reached the terminal raw");
+    assert!(!pty.wrote(b"\x1b[31mred"), "the answer's colour codes reached the terminal raw");
+    let screen = pty.screen();
+    assert!(screen.contains("Set␛]0;pwned␇up"), "{screen}");
+    assert!(screen.contains("Colour: ␛[31mred␛[0m"), "{screen}");
+
+    // Into a pipe, the host gets the exact text.
+    let piped = sb.run(&["transcript", "call", "p.json"]);
+    assert!(piped.stdout.contains("Set\u{1b}]0;pwned\u{7}up"), "{:?}", piped.stdout);
+}

@@ -36,6 +36,7 @@ mod extractor;
 mod file_refs;
 mod headless;
 mod host_link;
+mod inert;
 mod input;
 mod logging;
 mod paths;
