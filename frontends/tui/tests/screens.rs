@@ -123,7 +123,20 @@ fn long_option_list_scrolls_to_keep_the_cursor_visible() {
     let frame = draw(&raw, FormSource::Tool, &"down\n".repeat(30), 60, 16);
     assert!(frame.contains("❯ 31. Option number 31"), "{frame}");
     assert!(!frame.contains(" 1. Option number 1\n"), "scrolled past the top");
+    assert!(
+        frame.contains("Pick one of many"),
+        "issue 12.2: the prompt stays pinned above the list: {frame}"
+    );
     insta::assert_snapshot!(frame);
+}
+
+/// Issue 12.2: `examples/project-setup.json` at 60×12 after two Downs still shows the question.
+#[test]
+fn the_prompt_stays_pinned_in_a_small_terminal() {
+    let raw: Value = serde_json::from_str(include_str!("../../../examples/project-setup.json")).unwrap();
+    let frame = draw(&raw, FormSource::Tool, "down\ndown", 60, 12);
+    assert!(frame.contains("Which language should the new service be"), "{frame}");
+    assert!(frame.contains("❯ 3."), "{frame}");
 }
 
 #[test]

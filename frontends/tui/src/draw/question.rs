@@ -15,6 +15,13 @@ use crate::text::{sanitize, shown, wrap};
 const SIDE_BY_SIDE: u16 = 90;
 
 pub fn render(frame: &mut Frame, area: Rect, q: &QuestionView) {
+    // The prompt and the question note stay put above the options, across the full width (also
+    // over a side-by-side preview): scrolling a long list never hides what is being asked. The
+    // head takes at most half of a short screen; the options get the rest.
+    let head = head_lines(q, area.width as usize);
+    let head_height = (head.len() as u16).min((area.height / 2).max(1)).min(area.height);
+    draw_lines(frame, Rect { height: head_height, ..area }, head);
+    let area = Rect { y: area.y + head_height, height: area.height - head_height, ..area };
     let preview = q.preview.as_ref();
     let (list_area, preview_area) = match preview {
         Some(_) if area.width >= SIDE_BY_SIDE => {
@@ -80,22 +87,26 @@ pub fn draw_lines(frame: &mut Frame, area: Rect, lines: Lines) {
     super::put_lines(frame, area, visible);
 }
 
-/// The lines of a question. Only rows that can be on screen are laid out: every row takes at
-/// least one line, so rows more than `height` away from the cursor row never show (and the
-/// prompt above them is off screen too).
+/// The pinned head of a question: its prompt, its note (or the note's editor), a blank line.
+fn head_lines(q: &QuestionView, max: usize) -> Lines {
+    let mut out = Lines::default();
+    out.wrapped(&q.prompt, 0, max, style::bold());
+    if let Some(e) = &q.note_editor {
+        out.push(vec![Span::styled("Question note:", style::note())]);
+        out.editor_view(e, 2, max, "Add a note for this question…");
+        out.focus = Some((0, out.len().saturating_sub(1)));
+    } else if !q.note.is_empty() {
+        out.wrapped(&format!("✎ {}", q.note), 0, max, style::note());
+    }
+    out.blank();
+    out
+}
+
+/// The option rows of a question. Only rows that can be on screen are laid out: every row
+/// takes at least one line, so rows more than `height` away from the cursor row never show.
 fn question_lines(q: &QuestionView, max: usize, height: usize) -> Lines {
     let mut out = Lines::default();
     let first = q.cursor.saturating_sub(height);
-    if first == 0 {
-        out.wrapped(&q.prompt, 0, max, style::bold());
-        if let Some(e) = &q.note_editor {
-            out.push(vec![Span::styled("Question note:", style::note())]);
-            out.editor_view(e, 2, max, "Add a note for this question…");
-        } else if !q.note.is_empty() {
-            out.wrapped(&format!("✎ {}", q.note), 0, max, style::note());
-        }
-        out.blank();
-    }
     if q.freeform {
         custom_row(&mut out, q.rows.last(), CustomRow::FreeForm, max);
         out.focus = Some((0, out.len().saturating_sub(1)));
