@@ -123,6 +123,9 @@ pub struct ReviewView {
     pub summary: Vec<ReviewEntry>,
     /// The double-press hint, e.g. `Press 1 again to Submit`.
     pub hint: Option<String>,
+    /// Lines of the summary scrolled past (PageUp/PageDown/Home/End); the frontend clamps it
+    /// to what it draws.
+    pub scroll: usize,
 }
 
 /// The settings overlay.
@@ -253,6 +256,7 @@ impl FlowState {
             highlighted: self.review_cursor,
             summary: self.review_summary(self.review_cursor),
             hint: self.armed.map(|a| format!("Press {} again to {}", a.index() + 1, a.title())),
+            scroll: self.preview_scroll,
         }
     }
 

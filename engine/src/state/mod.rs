@@ -117,6 +117,8 @@ pub struct FlowState {
     pub(crate) questions: Vec<QuestionState>,
     pub(crate) tab: usize,
     pub(crate) cursor: usize,
+    /// How far the tab's scrolling pane is scrolled: the preview on a question, the answer
+    /// summary on the review tab.
     pub(crate) preview_scroll: usize,
     pub(crate) editor: Option<Editor>,
     pub(crate) completion: Option<Completion>,

@@ -183,3 +183,26 @@ fn file_reference_menu_under_the_answer_editor() {
     assert!(frame.contains("▸ @src/rmeta.rs"), "{frame}");
     insta::assert_snapshot!(frame);
 }
+
+/// Issue 12.1: ten answered questions at 100×12 — the review summary scrolls with
+/// PageDown/End and says how much is clipped, instead of cutting questions 9–10 off silently.
+#[test]
+fn the_review_summary_scrolls_and_says_what_is_clipped() {
+    let questions: Vec<Value> = (1..=10)
+        .map(|i| {
+            json!({"id": format!("q{i}"), "label": format!("Question {i}"), "prompt": format!("Pick {i}?"),
+            "options": [{"value": "a", "label": format!("Answer {i}")}, {"value": "b", "label": "Other"}]})
+        })
+        .collect();
+    let raw = json!({"questions": questions});
+    let answered = "1\n".repeat(10);
+    let top = draw(&raw, FormSource::Tool, &answered, 100, 12);
+    assert!(top.contains("Question 1: Answer 1") && top.contains("more · PgDn"), "{top}");
+    assert!(!top.contains("Question 10: Answer 10"), "{top}");
+    let end = draw(&raw, FormSource::Tool, &format!("{answered}end\n"), 100, 12);
+    assert!(end.contains("Question 10: Answer 10") && end.contains("more · PgUp"), "{end}");
+    assert!(!end.contains("more · PgDn"), "{end}");
+    let paged = draw(&raw, FormSource::Tool, &format!("{answered}pageDown\npageUp\n"), 100, 12);
+    assert_eq!(paged, top, "PageUp goes back to the top");
+    insta::assert_snapshot!("review_summary_scrolled_to_the_end", end);
+}

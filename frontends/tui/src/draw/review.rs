@@ -3,7 +3,7 @@
 use ask_engine::project::view::ReviewView;
 use tuirealm::ratatui::Frame;
 use tuirealm::ratatui::layout::Rect;
-use tuirealm::ratatui::text::Span;
+use tuirealm::ratatui::text::{Line, Span};
 
 use super::lines::Lines;
 use super::question::draw_lines;
@@ -32,14 +32,42 @@ pub fn render(frame: &mut Frame, area: Rect, r: &ReviewView) {
         let left = Rect { width: ACTIONS_WIDTH, ..area };
         let right = Rect { x: area.x + ACTIONS_WIDTH + 1, width: area.width - ACTIONS_WIDTH - 1, ..area };
         draw_lines(frame, left, actions);
-        draw_lines(frame, right, summary(r, right.width as usize));
+        draw_summary(frame, right, summary(r, right.width as usize), r.scroll);
     } else {
-        let mut all = actions;
-        all.blank();
-        let s = summary(r, area.width as usize);
-        all.lines.extend(s.lines);
-        draw_lines(frame, area, all);
+        // The actions stay on top; the summary scrolls under them.
+        let top = (actions.len() as u16 + 1).min(area.height);
+        draw_lines(frame, Rect { height: top, ..area }, actions);
+        let below = Rect { y: area.y + top, height: area.height - top, ..area };
+        draw_summary(frame, below, summary(r, area.width as usize), r.scroll);
     }
+}
+
+/// The summary from line `scroll` on (clamped so the last page is full), with `↑ N more` and
+/// `↓ N more` rows saying what is clipped and which key shows it (issue 12.1).
+fn draw_summary(frame: &mut Frame, area: Rect, lines: Lines, scroll: usize) {
+    let height = area.height as usize;
+    let total = lines.len();
+    if total <= height || height < 3 {
+        super::put_lines(frame, area, &lines.lines);
+        return;
+    }
+    let top = scroll.min(total - (height - 1));
+    let marker = |text: String| Line::from(Span::styled(text, style::dim()));
+    let mut out = Vec::with_capacity(height);
+    let mut rows = height;
+    if top > 0 {
+        out.push(marker(format!("↑ {top} more · PgUp")));
+        rows -= 1;
+    }
+    let below = total.saturating_sub(top + rows);
+    if below > 0 {
+        rows -= 1;
+    }
+    out.extend(lines.lines[top..top + rows].iter().cloned());
+    if below > 0 {
+        out.push(marker(format!("↓ {} more · PgDn", total - (top + rows))));
+    }
+    super::put_lines(frame, area, &out);
 }
 
 fn summary(r: &ReviewView, max: usize) -> Lines {
