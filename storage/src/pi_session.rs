@@ -80,21 +80,39 @@ pub fn branch<'a>(entries: &'a [PiEntry], leaf: Option<&str>) -> Result<Vec<&'a 
     Ok(path)
 }
 
-/// `ask:payload` custom entries on a branch, oldest first.
+/// The `ask:payload` entry version this ask-user reads (the reference extension's).
+pub const PAYLOAD_ENTRY_VERSION: u64 = 1;
+
+/// `ask:payload` custom entries of version 1 on a branch, oldest first. Entries of another
+/// version are left out: their shape is not known (the reference extension skips them too).
 pub fn stored_forms(branch: &[&PiEntry]) -> Vec<StoredForm> {
-    branch
-        .iter()
-        .filter(|e| e.value.get("type").and_then(Value::as_str) == Some("custom"))
-        .filter(|e| e.value.get("customType").and_then(Value::as_str) == Some("ask:payload"))
-        .filter_map(|e| {
-            let data = e.value.get("data")?;
+    payload_entries(branch)
+        .filter(|(_, data)| data.get("version").and_then(Value::as_u64) == Some(PAYLOAD_ENTRY_VERSION))
+        .filter_map(|(entry, data)| {
             let source = match data.get("source").and_then(Value::as_str) {
                 Some("answer-extraction") => FormSource::AnswerExtraction,
-                _ => FormSource::Tool,
+                Some("tool") => FormSource::Tool,
+                _ => return None,
             };
-            Some(StoredForm { entry_id: e.id.clone(), source, params: data.get("params")?.clone() })
+            Some(StoredForm { entry_id: entry.id.clone(), source, params: data.get("params")?.clone() })
         })
         .collect()
+}
+
+/// How many `ask:payload` entries on the branch have a version this ask-user does not read.
+pub fn unknown_version_forms(branch: &[&PiEntry]) -> usize {
+    payload_entries(branch)
+        .filter(|(_, data)| data.get("version").and_then(Value::as_u64) != Some(PAYLOAD_ENTRY_VERSION))
+        .count()
+}
+
+fn payload_entries<'a>(branch: &'a [&'a PiEntry]) -> impl Iterator<Item = (&'a PiEntry, &'a Value)> + 'a {
+    branch
+        .iter()
+        .copied()
+        .filter(|e| e.value.get("type").and_then(Value::as_str) == Some("custom"))
+        .filter(|e| e.value.get("customType").and_then(Value::as_str) == Some("ask:payload"))
+        .filter_map(|e| Some((e, e.value.get("data")?)))
 }
 
 /// The newest assistant `message` entry on the branch that has text.

@@ -63,3 +63,21 @@ fn latest_assistant_message_on_branch(
     let m = latest_assistant(&branch(&e, leaf).unwrap()).unwrap();
     assert_eq!((m.entry_id.as_str(), m.stop_reason.as_deref()), (id, stop));
 }
+
+/// Issue 12.5: an `ask:payload` entry of another version (a newer extension's) is never picked;
+/// the older version-1 form is, and the skipped one is counted for the notice.
+#[test]
+fn a_payload_entry_of_an_unknown_version_is_skipped_and_counted() {
+    let mut text = fixture();
+    let newer = serde_json::json!({"type": "custom", "customType": "ask:payload", "id": "v2form", "parentId": "8298ab9e",
+        "data": {"version": 2, "timestamp": 1, "source": "tool", "params": {"questions": "a new shape"}}});
+    text.push_str(&format!("{newer}\n"));
+    assert_eq!(newest(&text, None, FormSource::Tool).as_deref(), Some("c75ce694"));
+    let e = entries(&text);
+    let b = branch(&e, None).unwrap();
+    assert_eq!(ask_storage::pi_session::unknown_version_forms(&b), 1);
+    assert_eq!(
+        ask_storage::pi_session::unknown_version_forms(&branch(&entries(&fixture()), None).unwrap()),
+        0
+    );
+}

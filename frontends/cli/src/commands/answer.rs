@@ -100,6 +100,7 @@ fn newest_extracted(args: &AnswerArgs, store: &Store) -> anyhow::Result<Option<s
     if let Some(file) = &args.pi.pi_session {
         let entries = crate::input::pi_entries(file)?;
         let branch = pi_session::branch(&entries, args.pi.leaf.as_deref())?;
+        crate::commands::reopen::skipped_notice(&branch);
         let forms = pi_session::stored_forms(&branch);
         return Ok(forms
             .into_iter()

@@ -77,7 +77,20 @@ fn newest_form(args: &ReplayArgs, store: &Store, source: FormSource) -> anyhow::
 fn newest_pi_form(file: &Path, pi: &PiArgs, source: FormSource) -> anyhow::Result<Option<serde_json::Value>> {
     let entries = crate::input::pi_entries(file)?;
     let branch = pi_session::branch(&entries, pi.leaf.as_deref())?;
+    skipped_notice(&branch);
     Ok(pi_session::stored_forms(&branch).into_iter().rev().find(|f| f.source == source).map(|f| f.params))
+}
+
+/// Says when forms on the branch were passed over because their entry version is unknown
+/// (written by a newer extension), so "no form found" or an older form is not a mystery.
+pub fn skipped_notice(branch: &[&pi_session::PiEntry]) {
+    let n = pi_session::unknown_version_forms(branch);
+    if n > 0 {
+        let v = pi_session::PAYLOAD_ENTRY_VERSION;
+        errln!(
+            "ask-user: skipped {n} stored form(s) of an ask:payload version other than {v} (written by a newer extension?)"
+        );
+    }
 }
 
 pub fn run_replay(args: &ReplayArgs) -> anyhow::Result<Status> {
