@@ -118,3 +118,40 @@ fn payload_text_printed_to_a_terminal_is_inert_and_exact_into_a_pipe() {
     let piped = sb.run(&["transcript", "call", "p.json"]);
     assert!(piped.stdout.contains("Set\u{1b}]0;pwned\u{7}up"), "{:?}", piped.stdout);
 }
+
+/// Issue 12.5 (SPEC §7): a host passes the same common options to every call; no command
+/// refuses them (exit 64). Where one means nothing it is ignored, and the command does its job.
+#[rstest]
+#[case::schema(&["schema", "input"], 0)]
+#[case::validate(&["validate", "p.json"], 0)]
+#[case::transcript(&["transcript", "call", "p.json"], 0)]
+#[case::log_list(&["log", "list"], 0)]
+#[case::log_show(&["log", "show", "f0"], 0)]
+#[case::log_export(&["log", "export", "f0", "-o", "f.jsonl"], 0)]
+#[case::log_replay(&["log", "replay", "f.jsonl"], 0)]
+#[case::log_prune(&["log", "prune", "--keep", "5"], 0)]
+#[case::wait(&["wait", "f0"], 0)]
+#[case::ask(&["ask", "p.json"], 3)]
+#[case::replay(&["replay"], 3)]
+#[case::resume(&["resume"], 5)]
+#[case::settings(&["settings"], 5)] // "the settings overlay needs a terminal"
+fn every_command_accepts_the_common_options(#[case] args: &[&str], #[case] code: i32) {
+    let sb = Sandbox::new();
+    let p = sb.file("p.json", PAYLOAD);
+    // A finished flow f0 in session s1, exported once so `log replay` has a file.
+    let keys = sb.file("k", "1\ntab\n1\n1\n");
+    let store = sb.store();
+    let done = sb.run(&["ask", s(&p), "--id", "f0", "--session", "s1", "--script", s(&keys)]);
+    assert_eq!(done.code, 0, "{}", done.stderr);
+    sb.run(&["log", "export", "f0", "-o", s(&sb.path("f.jsonl"))]);
+    let session = sb.file("pi.jsonl", "");
+    let mut all: Vec<&str> = args.to_vec();
+    all.extend(["--config", "config.json", "--store", s(&store), "--session", "s1"]);
+    if !matches!(args[0], "replay") {
+        all.extend(["--pi-session", s(&session), "--leaf", "L"]);
+    }
+    all.push("--no-ui");
+    let r = sb.run(&all);
+    assert_ne!(r.code, 64, "{all:?} refused: {}", r.stderr);
+    assert_eq!(r.code, code, "{all:?}: {}{}", r.stdout, r.stderr);
+}

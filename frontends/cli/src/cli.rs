@@ -54,12 +54,16 @@ pub enum Command {
         /// reach the tool (its validation answers them with every issue).
         #[arg(long)]
         lenient: bool,
+        #[command(flatten)]
+        unused: UnusedCommon,
     },
     /// Validate a payload without storing or showing anything: the normalized form (exit 0) or
     /// the invalid_input result with every issue (exit 2).
     Validate {
         /// The payload file; `-` or nothing reads stdin.
         file: Option<PathBuf>,
+        #[command(flatten)]
+        unused: UnusedCommon,
     },
     /// Render a payload (call) or a tool result (result) as transcript rows.
     Transcript {
@@ -72,6 +76,8 @@ pub enum Command {
         /// elaborate, empty) for a host that styles the rows itself.
         #[arg(long)]
         json: bool,
+        #[command(flatten)]
+        unused: UnusedCommon,
     },
 }
 
@@ -187,6 +193,8 @@ pub struct AnswerArgs {
 pub struct SettingsArgs {
     #[command(flatten)]
     pub flow: FlowArgs,
+    #[command(flatten)]
+    pub unused_pi: UnusedPi,
 }
 
 #[derive(Debug, Args)]
@@ -195,6 +203,8 @@ pub struct ResumeArgs {
     pub flow_id: Option<String>,
     #[command(flatten)]
     pub flow: FlowArgs,
+    #[command(flatten)]
+    pub unused_pi: UnusedPi,
 }
 
 #[derive(Debug, Subcommand)]
@@ -228,6 +238,8 @@ pub enum LogCommand {
         /// Also print every frame, as the screen looked after each event.
         #[arg(long)]
         frames: bool,
+        #[command(flatten)]
+        unused: UnusedCommon,
     },
     /// Delete finished flows by age or count (never unfinished ones or one open elsewhere).
     Prune(PruneArgs),
@@ -246,8 +258,13 @@ pub struct PruneArgs {
     /// The config file (for store.retentionDays).
     #[arg(long, value_name = "FILE")]
     pub config: Option<PathBuf>,
+    /// The event store (default: $ASK_USER_STORE, else the platform data dir).
+    #[arg(long, value_name = "FILE")]
+    pub store: Option<PathBuf>,
     #[command(flatten)]
-    pub store: StoreArgs,
+    pub unused_session: UnusedSession,
+    #[command(flatten)]
+    pub unused_pi: UnusedPi,
 }
 
 fn parse_age(s: &str) -> Result<std::time::Duration, String> {
@@ -281,6 +298,8 @@ pub struct AttachArgs {
     pub flow_id: Option<String>,
     #[command(flatten)]
     pub flow: FlowArgs,
+    #[command(flatten)]
+    pub unused_pi: UnusedPi,
 }
 
 #[derive(Debug, Args)]
@@ -291,6 +310,57 @@ pub struct McpArgs {
     pub wait: Option<u64>,
     #[command(flatten)]
     pub flow: FlowArgs,
+    #[command(flatten)]
+    pub unused_pi: UnusedPi,
+}
+
+// SPEC §7's common options are accepted by every command, so a host can pass the same ones to
+// every call (issue 12.5); where one means nothing for a command it is accepted, hidden from
+// `--help`, and ignored. Each group below adds those a command lacks.
+
+/// `--pi-session` and `--leaf`, for commands that never read a pi session.
+#[derive(Debug, Clone, Args)]
+pub struct UnusedPi {
+    #[arg(long = "pi-session", value_name = "FILE", hide = true)]
+    pub unused_pi_session: Option<PathBuf>,
+    #[arg(long = "leaf", value_name = "ID", hide = true)]
+    pub unused_leaf: Option<String>,
+}
+
+/// `--session` and `--no-ui`, for commands that open no flow.
+#[derive(Debug, Clone, Args)]
+pub struct UnusedSession {
+    #[arg(long = "session", value_name = "NAME", hide = true)]
+    pub unused_session: Option<String>,
+    #[arg(long = "no-ui", hide = true)]
+    pub unused_no_ui: bool,
+}
+
+/// `--config`, for commands that read no settings.
+#[derive(Debug, Clone, Args)]
+pub struct UnusedConfig {
+    #[arg(long = "config", value_name = "FILE", hide = true)]
+    pub unused_config: Option<PathBuf>,
+}
+
+/// `--store`, for commands that touch no store.
+#[derive(Debug, Clone, Args)]
+pub struct UnusedStore {
+    #[arg(long = "store", value_name = "FILE", hide = true)]
+    pub unused_store: Option<PathBuf>,
+}
+
+/// Every common option, for commands that use none of them.
+#[derive(Debug, Clone, Args)]
+pub struct UnusedCommon {
+    #[command(flatten)]
+    pub config: UnusedConfig,
+    #[command(flatten)]
+    pub store: UnusedStore,
+    #[command(flatten)]
+    pub session: UnusedSession,
+    #[command(flatten)]
+    pub pi: UnusedPi,
 }
 
 /// Just the store location.
@@ -299,6 +369,12 @@ pub struct StoreArgs {
     /// The event store (default: $ASK_USER_STORE, else the platform data dir).
     #[arg(long, value_name = "FILE")]
     pub store: Option<PathBuf>,
+    #[command(flatten)]
+    pub unused_config: UnusedConfig,
+    #[command(flatten)]
+    pub unused_session: UnusedSession,
+    #[command(flatten)]
+    pub unused_pi: UnusedPi,
 }
 
 #[derive(Debug, Args)]
@@ -314,4 +390,6 @@ pub struct AskArgs {
     pub no_wait: bool,
     #[command(flatten)]
     pub flow: FlowArgs,
+    #[command(flatten)]
+    pub unused_pi: UnusedPi,
 }

@@ -80,9 +80,9 @@ fn main() -> ExitCode {
         Command::Settings(args) => commands::reopen::run_settings(args),
         Command::Answer(args) => commands::answer::run_answer(args),
         Command::Log { command } => commands::log::run_log(command),
-        Command::Schema { kind, lenient } => commands::info::schema(*kind, *lenient),
-        Command::Validate { file } => commands::ask::run_validate(file.as_deref()),
-        Command::Transcript { kind, file, json } => commands::info::transcript(*kind, file, *json),
+        Command::Schema { kind, lenient, .. } => commands::info::schema(*kind, *lenient),
+        Command::Validate { file, .. } => commands::ask::run_validate(file.as_deref()),
+        Command::Transcript { kind, file, json, .. } => commands::info::transcript(*kind, file, *json),
     };
     match outcome {
         Ok(status) => status.into(),

@@ -15,7 +15,7 @@ pub fn run_log(command: &LogCommand) -> anyhow::Result<Status> {
         LogCommand::List(store) => list(&open(store)?),
         LogCommand::Show { flow_id, store } => show(&open(store)?, flow_id),
         LogCommand::Export { flow_id, output, store } => export(&open(store)?, flow_id, output.as_deref()),
-        LogCommand::Replay { file, frames } => replay(file, *frames),
+        LogCommand::Replay { file, frames, .. } => replay(file, *frames),
         LogCommand::Prune(args) => prune(args),
     }
 }
@@ -119,7 +119,7 @@ fn write_private(path: &Path, text: &str) -> std::io::Result<()> {
 }
 
 fn prune(args: &PruneArgs) -> anyhow::Result<Status> {
-    let store = open(&args.store)?;
+    let store = crate::paths::open_store(args.store.as_deref())?;
     let older_than_ms = match (args.older_than, args.keep) {
         (Some(age), _) => Some(age.as_millis() as u64),
         (None, Some(_)) => None,

@@ -146,6 +146,6 @@ pub fn run_attach(args: &AttachArgs) -> anyhow::Result<Status> {
             }
         }
     };
-    let resume = ResumeArgs { flow_id: Some(id), flow: args.flow.clone() };
+    let resume = ResumeArgs { flow_id: Some(id), flow: args.flow.clone(), unused_pi: args.unused_pi.clone() };
     run_resume(&resume)
 }
