@@ -276,3 +276,14 @@ fn a_terminal_reporting_65535_by_65535_cells_gets_a_working_form() {
     let rss_kb: u64 = fields[3].parse().unwrap();
     assert!(rss_kb < 300_000, "peak RSS {rss_kb} KB");
 }
+
+/// Issue 12.22: `ask-user ask` typed in a terminal with nothing piped in says it is waiting for
+/// the payload on stdin instead of sitting silent.
+#[test]
+fn ask_with_a_terminal_on_stdin_says_it_waits_for_the_payload() {
+    let sb = Sandbox::new();
+    let mut pty = Pty::spawn(&sb, &format!("'{}' ask; echo \"rc=$?\"; sleep 0.3", bin().display()), 100, 20);
+    pty.wait_for("reading the payload JSON from stdin; paste it, then press Ctrl+D");
+    pty.send("\x04");
+    pty.wait_for("rc=2");
+}
