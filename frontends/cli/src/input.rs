@@ -11,7 +11,9 @@ pub fn read_bytes(path: &Path) -> std::io::Result<Vec<u8>> {
         use std::io::IsTerminal;
         // `ask-user ask` typed with nothing piped in would otherwise sit silent.
         if std::io::stdin().is_terminal() {
-            errln!("ask-user: reading the payload JSON from stdin; paste it, then press Ctrl+D (or pass a file)");
+            errln!(
+                "ask-user: reading the payload JSON from stdin; paste it, then press Ctrl+D (or pass a file)"
+            );
         }
         std::io::stdin().read_to_end(&mut buf)?;
     } else {

@@ -10,7 +10,7 @@ pub mod review;
 
 use tuirealm::ratatui::Frame;
 use tuirealm::ratatui::layout::Rect;
-use tuirealm::ratatui::widgets::Paragraph;
+use tuirealm::ratatui::text::Line;
 
 /// Smaller than this, the screen shows a short message instead of a broken layout.
 pub const MIN_WIDTH: u16 = 24;
@@ -43,8 +43,14 @@ pub fn put_lines(frame: &mut Frame, area: Rect, lines: &[tuirealm::ratatui::text
     }
 }
 
-/// The message shown on a terminal too small to draw the form.
+/// The message shown on a terminal too small to draw the form: the size it needs, and that the
+/// keys that leave still work, wrapped to whatever width there is (issue 12.15).
 pub fn too_small(frame: &mut Frame, area: Rect) {
-    let text = if area.width >= 18 { "Enlarge the terminal" } else { "Too small" };
-    frame.render_widget(Paragraph::new(text), area);
+    let text = format!(
+        "Enlarge the terminal to at least {MIN_WIDTH}×{MIN_HEIGHT}; it is {}×{}. Esc or Ctrl+C still leave.",
+        area.width, area.height
+    );
+    let lines: Vec<Line> =
+        crate::text::wrap(&text, area.width as usize).into_iter().map(Line::from).collect();
+    put_lines(frame, area, &lines);
 }
