@@ -199,6 +199,17 @@ fn spec4_transcript_rows() {
     assert_eq!(result_rows(&invalid_result(vec![])), vec!["Invalid input"]);
 }
 
+/// Issue 12.14: a multi-line answer keeps its lines under the label, and a question that got
+/// only a note has no check mark.
+#[test]
+fn transcript_rows_indent_multi_line_answers_and_do_not_tick_a_note_only_question() {
+    let s = done("4; paste \"one\\ntwo\"; enter; shift+n; type \"later\"; enter; tab; tab; 1; 1");
+    let rows = result_rows(&s.result().unwrap());
+    assert_eq!(rows[0], "✓ Lang: (wrote) one\n  two", "{rows:?}");
+    assert!(rows.iter().any(|r| r.starts_with("○ Feat: (no answer)")), "{rows:?}");
+    assert!(rows.iter().any(|r| r == "  Feat note: later"), "{rows:?}");
+}
+
 #[test]
 fn d10_optional_fields_are_omitted_never_null_or_empty() {
     let json = serde_json::to_string(&done("1; tab; tab; 1").result().unwrap()).unwrap();

@@ -59,7 +59,14 @@ pub fn result_rows_with_kinds(result: &ToolResult) -> Vec<(RowKind, String)> {
             _ if a.labels.is_empty() => "(no answer)".to_owned(),
             _ => a.labels.join(", "),
         };
-        rows.push((RowKind::Answer, format!("✓ {}: {shown}", meta.label)));
+        // A multi-line answer keeps its lines under the label (issue 12.14).
+        let shown = shown.replace('\n', "\n  ");
+        if a.values.is_empty() {
+            // Only a note was left: nothing was chosen, so no check mark (issue 12.14).
+            rows.push((RowKind::Note, format!("○ {}: {shown}", meta.label)));
+        } else {
+            rows.push((RowKind::Answer, format!("✓ {}: {shown}", meta.label)));
+        }
         let q = ask_schema::Question {
             id: meta.id.clone(),
             label: meta.label.clone(),
