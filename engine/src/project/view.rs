@@ -19,6 +19,9 @@ pub struct ViewModel {
     pub overlay: Option<OverlayView>,
     /// The dirty-dismiss warning, when showing.
     pub warning: Option<String>,
+    /// A config problem (a broken file moved aside, keymaps not used), said from the first
+    /// frame on while the settings overlay, which lists them all, is closed (issue 12.13).
+    pub notice: Option<String>,
     /// Footer key hints; `None` when `Show footer hints` is off.
     pub footer: Option<Vec<Hint>>,
     /// `ask-user settings`: only the overlay is shown.
@@ -197,6 +200,14 @@ impl FlowState {
             body,
             overlay: self.overlay.map(|o| self.overlay_view(o.focus)),
             warning: self.warning.map(|w| self.warning_text(w)),
+            notice: (self.overlay.is_none() && !self.notices.is_empty()).then(|| {
+                let more = if self.notices.len() > 1 {
+                    format!(" (+{} more)", self.notices.len() - 1)
+                } else {
+                    String::new()
+                };
+                format!("Config: {}{more} · ? shows details", screenful(&self.notices[0]))
+            }),
             footer: self.settings.behaviour.show_footer_hints.then(|| self.hints()),
             settings_only: self.is_settings_only(),
         }

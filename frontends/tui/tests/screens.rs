@@ -209,3 +209,28 @@ fn the_review_summary_scrolls_and_says_what_is_clipped() {
     assert_eq!(paged, top, "PageUp goes back to the top");
     insta::assert_snapshot!("review_summary_scrolled_to_the_end", end);
 }
+
+/// Issue 12.13: a config problem is said on the first frame, in one line, not only inside `?`.
+#[test]
+fn a_config_notice_shows_on_the_first_frame() {
+    let form = validate(&form(), FormSource::Tool).unwrap();
+    let notice = "config.json could not be read (line 3, column 5); it was moved to config.20261203-052900.bak.json and defaults are in use";
+    let mut state = FlowState::default();
+    state.apply(&Event::FlowOpened {
+        form: form.into(),
+        settings: Settings::default(),
+        origin: Origin::tool(),
+        size: Size { width: 80, height: 24 },
+        notices: vec![notice.to_owned()],
+    });
+    let mut term = MemoryTerminal::new(80, 24, None);
+    let frame = term.draw(&std::sync::Arc::new(state.view()));
+    let line = frame.lines().find(|l| l.starts_with("Config: ")).unwrap_or_else(|| panic!("{frame}"));
+    assert!(line.contains("config.json could not be read") && line.ends_with('…'), "one line: {line}");
+    state.apply(&Event::KeyPressed { key: ask_engine::KeyPress::parse("?").unwrap() });
+    let overlay = term.draw(&std::sync::Arc::new(state.view()));
+    assert!(
+        !overlay.lines().any(|l| l.starts_with("Config: ")),
+        "the overlay shows the whole notice instead"
+    );
+}

@@ -11,6 +11,13 @@ use crate::text::{width, wrap};
 /// The footer's lines for a terminal `max` cells wide.
 pub fn lines(view: &ViewModel, max: usize) -> Vec<Line<'static>> {
     let mut out = Vec::new();
+    if let Some(n) = &view.notice {
+        // One line: the overlay has the whole story.
+        out.push(Line::styled(
+            crate::text::truncate(&crate::text::sanitize(n, false), max),
+            style::warning(),
+        ));
+    }
     if let Some(w) = &view.warning {
         out.extend(wrap(w, max).into_iter().map(|l| Line::styled(l, style::warning())));
     }
