@@ -4,6 +4,7 @@ use crate::editor::TextBuffer;
 use crate::key::{KeyCode, KeyPress, Modifiers};
 use crate::settings::Action;
 use crate::state::{Editor, EditorTarget, ExitAction, FlowState, Overlay, ReviewAction};
+use ask_schema::QuestionType;
 
 /// Fixed navigation keys (never configurable).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -47,8 +48,15 @@ impl FlowState {
         if let Some(d) = key.digit() {
             return self.digit(d as usize);
         }
+        // PageUp/PageDown scroll the preview where there is one, else page the option list
+        // (issue 12.6), ten rows at a time.
+        let has_preview = self.current().is_some_and(|(q, _)| q.kind == QuestionType::Preview);
         if key.mods.is_empty() {
             match key.code {
+                KeyCode::PageUp if !has_preview => {
+                    return self.move_cursor_to(self.cursor.saturating_sub(10));
+                }
+                KeyCode::PageDown if !has_preview => return self.move_cursor_to(self.cursor + 10),
                 KeyCode::PageUp => return self.preview_scroll = self.preview_scroll.saturating_sub(10),
                 KeyCode::PageDown => {
                     return self.preview_scroll = (self.preview_scroll + 10).min(self.preview_lines());

@@ -234,3 +234,26 @@ fn a_config_notice_shows_on_the_first_frame() {
         "the overlay shows the whole notice instead"
     );
 }
+
+/// Issue 12.6: a long preview says where it is and which keys move it, in its border; a long
+/// list pages with PageDown/PageUp and says how many options are out of sight.
+#[test]
+fn long_previews_and_lists_say_where_they_are_and_how_to_move() {
+    let text: String = (1..=500).map(|i| format!("line {i}\n")).collect();
+    let raw = json!({"questions":[{"id":"a","type":"preview","prompt":"Which?","options":[{"value":"x","label":"X","preview":text}]}]});
+    let top = draw(&raw, FormSource::Tool, "", 100, 20);
+    assert!(top.contains("more below · PgDn"), "{top}");
+    let paged = draw(&raw, FormSource::Tool, "pageDown", 100, 20);
+    assert!(paged.contains("from line 11 · PgUp/PgDn"), "{paged}");
+    insta::assert_snapshot!("long_preview_paged", paged);
+
+    let options: Vec<Value> =
+        (1..=40).map(|i| json!({"value": format!("v{i}"), "label": format!("Option number {i}")})).collect();
+    let list = json!({"questions":[{"id":"a","prompt":"Pick one of many","options":options}]});
+    let first = draw(&list, FormSource::Tool, "", 60, 16);
+    assert!(first.contains("↓ 34 more · PgDn") && !first.contains("↑ "), "{first}");
+    let paged = draw(&list, FormSource::Tool, "pageDown\npageDown", 60, 16);
+    assert!(paged.contains("❯ 21. Option number 21") && paged.contains("↑ "), "{paged}");
+    let back = draw(&list, FormSource::Tool, "pageDown\npageDown\npageUp", 60, 16);
+    assert!(back.contains("❯ 11. Option number 11"), "{back}");
+}

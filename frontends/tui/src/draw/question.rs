@@ -4,7 +4,7 @@ use ask_engine::project::view::{QuestionView, RowView};
 use ask_schema::QuestionType;
 use tuirealm::ratatui::Frame;
 use tuirealm::ratatui::layout::{Position, Rect};
-use tuirealm::ratatui::text::Span;
+use tuirealm::ratatui::text::{Line, Span};
 use tuirealm::ratatui::widgets::Block;
 
 use super::lines::Lines;
@@ -37,13 +37,17 @@ pub fn render(frame: &mut Frame, area: Rect, q: &QuestionView) {
         }
         _ => (area, None),
     };
-    let lines = question_lines(q, list_area.width as usize, list_area.height as usize);
-    draw_lines(frame, list_area, lines);
+    let list = question_lines(q, list_area.width as usize, list_area.height as usize);
+    draw_list(frame, list_area, list, q.rows.len());
     if let (Some(p), Some(pa)) = (preview, preview_area) {
         let title = format!(" {} ", sanitize(shown(&p.label, pa.width as usize, 1), false));
-        let block = Block::bordered().title(Span::styled(title, style::bold()));
-        let inner = block.inner(pa);
-        let body = preview_window(p, inner.width as usize, inner.height as usize, q.preview_scroll);
+        let inner = Block::bordered().inner(pa);
+        let (body, position) =
+            preview_window(p, inner.width as usize, inner.height as usize, q.preview_scroll);
+        let mut block = Block::bordered().title(Span::styled(title, style::bold()));
+        if let Some(position) = position {
+            block = block.title_bottom(Line::from(Span::styled(position, style::dim())).right_aligned());
+        }
         frame.render_widget(block, pa);
         super::put_lines(frame, inner, &body.lines);
     }
@@ -56,20 +60,30 @@ fn preview_window(
     width: usize,
     height: usize,
     scroll: usize,
-) -> Lines {
+) -> (Lines, Option<String>) {
     let mut all = Lines::default();
     if let Some(d) = &p.description {
         all.wrapped(d, 0, width, style::dim());
         all.blank();
     }
+    let mut more_below = false;
     for raw in p.text.split('\n') {
-        if all.len() >= scroll + height {
+        if all.len() >= scroll + height + 1 {
+            more_below = true;
             break;
         }
         all.wrapped(raw, 0, width, Default::default());
     }
     let start = scroll.min(all.len().saturating_sub(height));
-    Lines { lines: all.lines.split_off(start), ..Lines::default() }
+    let more_below = more_below || all.len() > start + height;
+    // Where the pane is and which keys move it, in its border (issue 12.6).
+    let position = match (start > 0, more_below) {
+        (false, false) => None,
+        (true, false) => Some(format!(" from line {} · PgUp ", start + 1)),
+        (false, true) => Some(" more below · PgDn ".to_owned()),
+        (true, true) => Some(format!(" from line {} · PgUp/PgDn ", start + 1)),
+    };
+    (Lines { lines: all.lines.split_off(start), ..Lines::default() }, position)
 }
 
 /// Draws lines scrolled so the focus row and the cursor are visible; places the cursor.
@@ -102,18 +116,29 @@ fn head_lines(q: &QuestionView, max: usize) -> Lines {
     out
 }
 
+/// The laid-out part of an option list.
+struct ListLines {
+    lines: Lines,
+    /// The row the first laid-out line belongs to.
+    first: usize,
+    /// Where each laid-out row starts, in order from `first`.
+    starts: Vec<usize>,
+}
+
 /// The option rows of a question. Only rows that can be on screen are laid out: every row
 /// takes at least one line, so rows more than `height` away from the cursor row never show.
-fn question_lines(q: &QuestionView, max: usize, height: usize) -> Lines {
+fn question_lines(q: &QuestionView, max: usize, height: usize) -> ListLines {
     let mut out = Lines::default();
     let first = q.cursor.saturating_sub(height);
     if q.freeform {
         custom_row(&mut out, q.rows.last(), CustomRow::FreeForm, max);
         out.focus = Some((0, out.len().saturating_sub(1)));
-        return out;
+        return ListLines { lines: out, first: 0, starts: vec![0] };
     }
+    let mut starts = Vec::new();
     for (i, row) in q.rows.iter().enumerate().skip(first).take(q.cursor - first + height + 1) {
         let start = out.len();
+        starts.push(start);
         if row.custom {
             custom_row(&mut out, Some(row), CustomRow::Numbered { here: i == q.cursor }, max)
         } else {
@@ -123,7 +148,47 @@ fn question_lines(q: &QuestionView, max: usize, height: usize) -> Lines {
             out.focus = Some((start, out.len().saturating_sub(1)));
         }
     }
-    out
+    ListLines { lines: out, first, starts }
+}
+
+/// Draws an option list scrolled to its cursor, with `↑ N more` / `↓ N more · PgDn` rows when
+/// options are out of sight (issue 12.6); the marker rows never cover the cursor's row.
+fn draw_list(frame: &mut Frame, area: Rect, list: ListLines, total_rows: usize) {
+    let height = area.height as usize;
+    let (mut above_row, mut below_row) = (false, false);
+    let (mut top, mut above, mut below) = (0, 0, 0);
+    for _ in 0..3 {
+        let room = height.saturating_sub(usize::from(above_row) + usize::from(below_row)).max(1);
+        top = list.lines.scroll_for(room);
+        above = list.first + list.starts.iter().filter(|&&s| s < top).count();
+        let shown = list.starts.iter().filter(|&&s| s < top + room).count();
+        below = total_rows.saturating_sub(list.first + shown);
+        let wanted = (height >= 4 && above > 0, height >= 4 && below > 0);
+        if wanted == (above_row, below_row) {
+            break;
+        }
+        (above_row, below_row) = wanted;
+    }
+    let marker = |text: String| Line::from(Span::styled(text, style::dim()));
+    let mut body = area;
+    if above_row {
+        super::put_lines(frame, Rect { height: 1, ..area }, &[marker(format!("  ↑ {above} more"))]);
+        body = Rect { y: body.y + 1, height: body.height - 1, ..body };
+    }
+    if below_row {
+        let last = Rect { y: body.y + body.height - 1, height: 1, ..body };
+        super::put_lines(frame, last, &[marker(format!("  ↓ {below} more · PgDn"))]);
+        body = Rect { height: body.height - 1, ..body };
+    }
+    let Lines { lines, cursor, .. } = list.lines;
+    if let Some((l, c)) = cursor
+        && l >= top
+        && l < top + body.height as usize
+        && (c as u16) < body.width
+    {
+        frame.set_cursor_position(Position { x: body.x + c as u16, y: body.y + (l - top) as u16 });
+    }
+    super::put_lines(frame, body, lines.get(top..).unwrap_or_default());
 }
 
 fn pointer(on: bool) -> Span<'static> {
