@@ -68,7 +68,7 @@ fn preview_window(
     }
     let mut more_below = false;
     for raw in p.text.split('\n') {
-        if all.len() >= scroll + height + 1 {
+        if all.len() > scroll + height {
             more_below = true;
             break;
         }
