@@ -257,3 +257,17 @@ fn long_previews_and_lists_say_where_they_are_and_how_to_move() {
     let back = draw(&list, FormSource::Tool, "pageDown\npageDown\npageUp", 60, 16);
     assert!(back.contains("❯ 11. Option number 11"), "{back}");
 }
+
+/// Issues 12.8 and 12.9: numbers right-aligned in a column sized for the list, descriptions
+/// under their label; the multi-select custom row has its box like the other rows.
+#[test]
+fn row_numbers_align_and_the_multi_custom_row_has_a_box() {
+    let options: Vec<Value> = (1..=10)
+        .map(|i| json!({"value": format!("v{i}"), "label": format!("Opt {i}"), "description": "why"}))
+        .collect();
+    let raw = json!({"questions":[{"id":"a","prompt":"Pick","type":"multi","options":options}]});
+    let frame = draw(&raw, FormSource::Tool, "end", 60, 40);
+    assert!(frame.contains("   9. [ ] Opt 9\n          why"), "{frame}");
+    assert!(frame.contains("  10. [ ] Opt 10\n          why"), "{frame}");
+    assert!(frame.contains("❯ 11. [ ] Type your own"), "{frame}");
+}

@@ -140,7 +140,12 @@ fn question_lines(q: &QuestionView, max: usize, height: usize) -> ListLines {
         let start = out.len();
         starts.push(start);
         if row.custom {
-            custom_row(&mut out, Some(row), CustomRow::Numbered { here: i == q.cursor }, max)
+            let numbered = CustomRow::Numbered {
+                here: i == q.cursor,
+                digits: number_width(q),
+                multi: q.kind == QuestionType::Multi,
+            };
+            custom_row(&mut out, Some(row), numbered, max)
         } else {
             option_row(&mut out, row, q, i, max, height)
         }
@@ -195,12 +200,25 @@ fn pointer(on: bool) -> Span<'static> {
     if on { Span::styled("❯ ", style::accent()) } else { Span::raw("  ") }
 }
 
+/// Row numbers are right-aligned in a column as wide as the largest (issue 12.9).
+fn number_width(q: &QuestionView) -> usize {
+    q.rows.len().to_string().len()
+}
+
+/// `  12. [x] ` — pointer, right-aligned number, and on multi questions the box.
+fn row_head(here: bool, number: usize, digits: usize, multi: Option<bool>) -> (Vec<Span<'static>>, usize) {
+    let mut head = vec![pointer(here), Span::styled(format!("{number:>digits$}. "), style::dim())];
+    if let Some(selected) = multi {
+        head.push(Span::raw(if selected { "[x] " } else { "[ ] " }));
+    }
+    // Continuation lines and descriptions start under the label.
+    (head, 2 + digits + 2 + if multi.is_some() { 4 } else { 0 })
+}
+
 fn option_row(out: &mut Lines, row: &RowView, q: &QuestionView, i: usize, max: usize, height: usize) {
     let here = i == q.cursor;
-    let mut head = vec![pointer(here), Span::styled(format!("{}. ", row.number), style::dim())];
-    if q.kind == QuestionType::Multi {
-        head.push(Span::raw(if row.selected { "[x] " } else { "[ ] " }));
-    }
+    let multi = (q.kind == QuestionType::Multi).then_some(row.selected);
+    let (mut head, indent) = row_head(here, row.number, number_width(q), multi);
     let label_style = if row.selected {
         style::selected()
     } else if here {
@@ -208,8 +226,7 @@ fn option_row(out: &mut Lines, row: &RowView, q: &QuestionView, i: usize, max: u
     } else {
         Default::default()
     };
-    let indent = 5;
-    let width = max.saturating_sub(indent + 4);
+    let width = max.saturating_sub(indent);
     // A label taller than the list shows its first screenful.
     let label = wrap(&sanitize(shown(&row.label, width, height.max(1)), false), width);
     let label = label.into_iter().take(height.max(1));
@@ -241,7 +258,7 @@ enum CustomRow {
     /// An `/answer` free-form question: `Type your answer:`, no number, no pointer.
     FreeForm,
     /// The numbered last row of a question; `here` when the cursor is on it.
-    Numbered { here: bool },
+    Numbered { here: bool, digits: usize, multi: bool },
 }
 
 fn custom_row(out: &mut Lines, row: Option<&RowView>, kind: CustomRow, max: usize) {
@@ -251,12 +268,13 @@ fn custom_row(out: &mut Lines, row: Option<&RowView>, kind: CustomRow, max: usiz
             out.push(vec![Span::styled("Type your answer:", style::bold())]);
             2
         }
-        CustomRow::Numbered { here } => {
+        CustomRow::Numbered { here, digits, multi } => {
             let label_style = if row.selected { style::selected() } else { Default::default() };
-            let mut head = vec![pointer(here), Span::styled(format!("{}. ", row.number), style::dim())];
+            // On a multi question the custom row has its box like the others (issue 12.8).
+            let (mut head, indent) = row_head(here, row.number, digits, multi.then_some(row.selected));
             head.push(Span::styled(row.label.clone(), label_style));
             out.push(head);
-            5
+            indent
         }
     };
     if let Some(e) = &row.editor {
