@@ -24,10 +24,24 @@ pub fn render(frame: &mut Frame, area: Rect, r: &ReviewView) {
         let label_style = if here { style::accent() } else { Default::default() };
         actions.push(vec![p, Span::styled(format!("{}. {}", a.index() + 1, a.title()), label_style)]);
     }
-    if let Some(hint) = &r.hint {
-        actions.blank();
-        actions.wrapped(hint, 0, ACTIONS_WIDTH.min(area.width) as usize, style::warning());
-    }
+    // The double-press hint gets a full-width line under the actions and the summary, instead
+    // of being squeezed into the action column (issue 12.11).
+    let area = match &r.hint {
+        Some(hint) if area.width >= SIDE_BY_SIDE && area.height >= 6 => {
+            let right = area.width.saturating_sub(ACTIONS_WIDTH + 1) as usize;
+            let below = actions.len().max(summary(r, right).len()) + 1;
+            let row = (below as u16).min(area.height - 1);
+            let line = Line::styled(crate::text::truncate(hint, area.width as usize), style::warning());
+            super::put_lines(frame, Rect { y: area.y + row, height: 1, ..area }, &[line]);
+            Rect { height: row.saturating_sub(1).max(1), ..area }
+        }
+        Some(hint) => {
+            actions.blank();
+            actions.wrapped(hint, 0, area.width as usize, style::warning());
+            area
+        }
+        None => area,
+    };
     if area.width >= SIDE_BY_SIDE {
         let left = Rect { width: ACTIONS_WIDTH, ..area };
         let right = Rect { x: area.x + ACTIONS_WIDTH + 1, width: area.width - ACTIONS_WIDTH - 1, ..area };
