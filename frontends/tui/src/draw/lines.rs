@@ -41,6 +41,18 @@ impl Lines {
         }
     }
 
+    /// Like [`Lines::wrapped`], with every line after the first indented two more cells, so a
+    /// multi-line answer or a wrapped note hangs under its label (issue 12.19).
+    pub fn hanging(&mut self, text: &str, indent: usize, max: usize, style: Style) {
+        let width = max.saturating_sub(indent + 2);
+        let pad = " ".repeat(indent);
+        let lines = wrap(&sanitize(shown(text, width, MAX_LINES), true), width);
+        for (n, l) in lines.into_iter().enumerate() {
+            let pad = if n == 0 { pad.clone() } else { format!("{pad}  ") };
+            self.push(vec![Span::raw(pad), Span::styled(l, style)]);
+        }
+    }
+
     /// An open editor and, under it, the paths offered for an `@` reference.
     pub fn editor_view(
         &mut self,

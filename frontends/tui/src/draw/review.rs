@@ -90,14 +90,12 @@ fn summary(r: &ReviewView, max: usize) -> Lines {
         let label = format!("{}: ", sanitize(shown(&entry.label, MAX_LINES, 1), false));
         match &entry.answer {
             Some(a) => {
-                let mut l = Lines::default();
-                l.wrapped(&format!("{label}{a}"), 0, max, Default::default());
-                out.lines.extend(l.lines);
+                out.hanging(&format!("{label}{a}"), 0, max, Default::default());
             }
             None => out.push(vec![Span::raw(label), Span::styled("(unanswered)", style::dim())]),
         }
         for n in &entry.notes {
-            out.wrapped(&format!("✎ {n}"), 2, max, style::note());
+            out.hanging(&format!("✎ {n}"), 2, max, style::note());
         }
     }
     out
