@@ -12,7 +12,8 @@ use crate::output::Issue;
 /// `source` decides whether the internal free-form marker is allowed (`/answer` forms only).
 pub fn validate(raw: &Value, source: FormSource) -> Result<Form, Vec<Issue>> {
     let mut v = Validator { issues: Vec::new(), source };
-    let form = v.form(raw);
+    let raw = dialect::normalize(raw);
+    let form = v.form(&raw);
     match form {
         Some(form) if v.issues.is_empty() => Ok(form),
         _ => Err(v.issues),
@@ -180,6 +181,15 @@ impl Validator {
             }
         };
         let options = self.options(obj, &base, n, kind.unwrap_or_default());
+        // Another tool's field on a question in our shape is a mistake to explain, not to drop.
+        for (field, fix) in dialect::NEAR_MISSES {
+            if obj.contains_key(*field) {
+                self.issue(
+                    format!("{base}.{field}"),
+                    format!("Question {n}: unknown field \"{field}\"; {fix}"),
+                );
+            }
+        }
         Some(Question {
             id: id?,
             label: label.unwrap_or_else(|| format!("Q{n}")),
@@ -216,6 +226,7 @@ impl Validator {
     }
 }
 
+mod dialect;
 mod options;
 
 /// Records `key` as seen at `position`; for a repeat, gives the position it was first seen at.

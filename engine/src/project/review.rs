@@ -12,6 +12,8 @@ pub struct ReviewEntry {
     pub answer: Option<String>,
     /// Note lines to show under it (`Note: …`, `<Option> note: …`).
     pub notes: Vec<String>,
+    /// The payload marked the question `required` (advisory).
+    pub required: bool,
 }
 
 impl FlowState {
@@ -46,7 +48,7 @@ impl FlowState {
                         }
                     }
                 }
-                ReviewEntry { label: screenful(&q.label).to_owned(), answer, notes }
+                ReviewEntry { label: screenful(&q.label).to_owned(), answer, notes, required: q.required }
             })
             .collect()
     }

@@ -35,6 +35,8 @@ pub struct TabView {
     pub label: String,
     /// The question has a committed answer.
     pub answered: bool,
+    /// The payload marked the question `required` (advisory: it never blocks submission).
+    pub required: bool,
     /// The tab is showing.
     pub active: bool,
 }
@@ -186,10 +188,16 @@ impl FlowState {
             .map(|(i, (q, qs))| TabView {
                 label: screenful(&q.label).to_owned(),
                 answered: qs.is_committed(),
+                required: q.required,
                 active: i == self.tab,
             })
             .collect();
-        tabs.push(TabView { label: "Review".to_owned(), answered: false, active: self.tab >= n });
+        tabs.push(TabView {
+            label: "Review".to_owned(),
+            answered: false,
+            required: false,
+            active: self.tab >= n,
+        });
         let body = match self.question_view() {
             Some(q) => Body::Question(q),
             None => Body::Review(self.review_view()),

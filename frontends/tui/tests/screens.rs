@@ -271,3 +271,21 @@ fn row_numbers_align_and_the_multi_custom_row_has_a_box() {
     assert!(frame.contains("  10. [ ] Opt 10\n          why"), "{frame}");
     assert!(frame.contains("❯ 11. [ ] Type your own"), "{frame}");
 }
+
+/// Issue 12.21: a `required` question is marked on its tab while unanswered, and the review
+/// says "required, unanswered" — advisory only: Submit still works.
+#[test]
+fn a_required_question_is_marked_until_answered() {
+    let raw = json!({"questions":[
+        {"id":"a","label":"Scope","prompt":"Which scope?","required":true,"options":[{"value":"x","label":"X"}]},
+        {"id":"b","label":"Name","prompt":"Which name?","options":[{"value":"y","label":"Y"}]}]});
+    let first = draw(&raw, FormSource::Tool, "", 80, 20);
+    assert!(first.contains(" Scope* │"), "{first}");
+    let review = draw(&raw, FormSource::Tool, "tab\ntab", 80, 20);
+    assert!(
+        review.contains("Scope: required, unanswered") && review.contains("Name: (unanswered)"),
+        "{review}"
+    );
+    let answered = draw(&raw, FormSource::Tool, "1\ntab", 80, 20);
+    assert!(answered.contains("✓ Scope │") && !answered.contains("Scope*"), "{answered}");
+}

@@ -31,7 +31,9 @@ fn tab_strip(view: &ViewModel, max: usize) -> Line<'static> {
         .iter()
         .map(|t| {
             let mark = if t.answered { "✓ " } else { "" };
-            format!(" {mark}{} ", truncate(&sanitize(shown(&t.label, 24, 1), false), 24))
+            // An unanswered required question is marked (issue 12.21); it never blocks.
+            let required = if t.required && !t.answered { "*" } else { "" };
+            format!(" {mark}{}{required} ", truncate(&sanitize(shown(&t.label, 24, 1), false), 24))
         })
         .collect();
     let active = view.tabs.iter().position(|t| t.active).unwrap_or(0);

@@ -92,6 +92,9 @@ fn summary(r: &ReviewView, max: usize) -> Lines {
             Some(a) => {
                 out.hanging(&format!("{label}{a}"), 0, max, Default::default());
             }
+            None if entry.required => {
+                out.push(vec![Span::raw(label), Span::styled("required, unanswered", style::warning())]);
+            }
             None => out.push(vec![Span::raw(label), Span::styled("(unanswered)", style::dim())]),
         }
         for n in &entry.notes {
