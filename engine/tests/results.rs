@@ -116,12 +116,19 @@ fn d7_submit_has_no_continuation_or_elaboration() {
     "shift+n; type \"ask ops\"; enter; shift+tab; 1",
     "Lang note: ask ops"
 )]
-#[case::spec4_submit_without_answers("shift+tab; 1", ask_engine::project::text::EMPTY_SUBMIT_TEXT)]
+// The sentences are written out here, not taken from the constants under test (issue 12.28).
+#[case::spec4_submit_without_answers(
+    "shift+tab; 1",
+    "User submitted the form without answering any question."
+)]
 #[case::d27_elaborate_without_notes_or_answers(
     "shift+tab; 2",
-    ask_engine::project::text::EMPTY_ELABORATE_TEXT
+    "User asked to elaborate without adding notes or answering any question."
 )]
-#[case::d8_cancel_text_says_user_cancelled("1; tab; tab; 3", ask_engine::project::text::CANCELLED_TEXT)]
+#[case::d8_cancel_text_says_user_cancelled(
+    "1; tab; tab; 3",
+    "User cancelled the ask_user flow without submitting answers."
+)]
 #[case::spec4_quoted_values_are_json_escaped(
     "shift+n; type \"say \\\"hi\\\"\"; enter; shift+tab; 2",
     r#"User asked to elaborate on question "Which language?" with note "say \"hi\"""#

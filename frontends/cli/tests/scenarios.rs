@@ -168,10 +168,44 @@ fn spec7_payload_from_stdin() {
     "shift+tab\nenter\n",
     0
 )]
-#[case::unparseable_config_uses_defaults("{oops", "shift+tab\n1\n", 4)]
 fn spec6_config_file_drives_the_flow(#[case] config: &str, #[case] script: &str, #[case] code: i32) {
     let r = ask(&payload().to_string(), script, Some(config), &[]);
     assert_eq!(r.code, code, "stdout {} stderr {}", r.stdout, r.stderr);
+}
+
+/// SPEC §6 (and issue 12.28: this used to check only the exit status): an unparseable config
+/// is moved aside untouched, defaults are used (one `1` on the review only arms Submit), a
+/// fresh default file takes its place, and the first frame says so.
+#[test]
+fn spec6_unparseable_config_is_moved_aside_and_defaults_are_used() {
+    let dir = tempfile::tempdir().unwrap();
+    let (p, s, c, frame) = (
+        dir.path().join("p.json"),
+        dir.path().join("k"),
+        dir.path().join("config.json"),
+        dir.path().join("f.txt"),
+    );
+    std::fs::write(&p, payload().to_string()).unwrap();
+    std::fs::write(&s, "shift+tab\n1\n").unwrap();
+    std::fs::write(&c, "{oops").unwrap();
+    let mut cmd = Command::new(BIN);
+    cmd.arg("ask").arg(&p).arg("--script").arg(&s).arg("--config").arg(&c).arg("--frame-out").arg(&frame);
+    let r = run(cmd, dir.path(), None);
+    assert_eq!(r.code, 4, "double-press (the default) kept the form open: {}", r.stderr);
+    let moved: Vec<_> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .filter_map(|e| e.ok().map(|e| e.file_name().to_string_lossy().into_owned()))
+        .filter(|n| n.starts_with("config.") && n.ends_with(".bak.json"))
+        .collect();
+    assert_eq!(moved.len(), 1, "{moved:?}");
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join(&moved[0])).unwrap(),
+        "{oops",
+        "the user's bytes kept"
+    );
+    let fresh: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&c).unwrap()).unwrap();
+    assert_eq!(fresh["behaviour"]["doublePressReviewShortcuts"], true);
+    assert!(std::fs::read_to_string(&frame).unwrap().contains("Config: "), "the notice is on screen");
 }
 
 #[test]
@@ -336,7 +370,14 @@ fn spec9_tiny_terminal_frame_says_enlarge() {
         &["--frame-out", frame.to_str().unwrap(), "--size", "1x1"],
     );
     assert_eq!(r.code, 4);
-    assert_eq!(std::fs::read_to_string(&frame).unwrap().lines().count(), 1);
+    // 1×1 has room for one letter of the message; a slightly larger one says it all.
+    assert_eq!(std::fs::read_to_string(&frame).unwrap().trim_end(), "E");
+    let r =
+        ask(&payload().to_string(), "", None, &["--frame-out", frame.to_str().unwrap(), "--size", "40x4"]);
+    assert_eq!(r.code, 4);
+    let said: String =
+        std::fs::read_to_string(&frame).unwrap().split_whitespace().collect::<Vec<_>>().join(" ");
+    assert_eq!(said, "Enlarge the terminal to at least 24×7; it is 40×4. Esc or Ctrl+C still leave.");
 }
 
 #[test]
