@@ -1,0 +1,46 @@
+//! The key edge (issue 12.26): what crossterm reports, legacy or kitty-encoded, becomes the
+//! engine key a keymap and the script format name. Each row is a terminal event and the key id
+//! it must give (`None`: not recorded).
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use ask_tui::input::{convert, key_press};
+use crossterm::event::{Event, KeyCode, KeyEvent, KeyEventKind, KeyEventState, KeyModifiers};
+use rstest::rstest;
+
+fn ev(code: KeyCode, mods: KeyModifiers, kind: KeyEventKind) -> KeyEvent {
+    KeyEvent { code, modifiers: mods, kind, state: KeyEventState::NONE }
+}
+
+fn press(code: KeyCode, mods: KeyModifiers) -> KeyEvent {
+    ev(code, mods, KeyEventKind::Press)
+}
+
+#[rstest]
+#[case::back_tab_is_shift_tab(press(KeyCode::BackTab, KeyModifiers::SHIFT), Some("shift+tab"))]
+#[case::back_tab_without_the_shift_bit(press(KeyCode::BackTab, KeyModifiers::NONE), Some("shift+tab"))]
+#[case::meta_is_alt(press(KeyCode::Enter, KeyModifiers::META), Some("alt+enter"))]
+#[case::alt_enter(press(KeyCode::Enter, KeyModifiers::ALT), Some("alt+enter"))]
+#[case::shifted_symbol_carries_no_shift(press(KeyCode::Char('?'), KeyModifiers::SHIFT), Some("?"))]
+#[case::shifted_digit_symbol(press(KeyCode::Char('!'), KeyModifiers::SHIFT), Some("!"))]
+#[case::kitty_shift_n(press(KeyCode::Char('n'), KeyModifiers::SHIFT), Some("shift+n"))]
+#[case::legacy_capital_n(press(KeyCode::Char('N'), KeyModifiers::NONE), Some("shift+n"))]
+#[case::legacy_capital_n_with_shift(press(KeyCode::Char('N'), KeyModifiers::SHIFT), Some("shift+n"))]
+#[case::ctrl_c(press(KeyCode::Char('c'), KeyModifiers::CONTROL), Some("ctrl+c"))]
+#[case::function_key(press(KeyCode::F(5), KeyModifiers::NONE), Some("f5"))]
+#[case::page_down(press(KeyCode::PageDown, KeyModifiers::NONE), Some("pageDown"))]
+#[case::release_is_dropped(ev(KeyCode::Char('a'), KeyModifiers::NONE, KeyEventKind::Release), None)]
+#[case::repeat_is_kept(ev(KeyCode::Down, KeyModifiers::NONE, KeyEventKind::Repeat), Some("down"))]
+#[case::unnamed_key_is_not_recorded(press(KeyCode::CapsLock, KeyModifiers::NONE), None)]
+fn a_terminal_key_becomes_the_engine_key(#[case] key: KeyEvent, #[case] id: Option<&str>) {
+    assert_eq!(key_press(&key).map(|k| k.to_string()).as_deref(), id);
+    assert_eq!(convert(&Event::Key(key)).is_some(), id.is_some());
+}
+
+#[test]
+fn a_paste_is_one_event_and_focus_changes_are_not_recorded() {
+    assert!(matches!(
+        convert(&Event::Paste("a\nb".into())),
+        Some(ask_engine::Event::TextPasted { text }) if text == "a\nb"
+    ));
+    assert!(convert(&Event::FocusGained).is_none());
+}
