@@ -37,6 +37,11 @@ impl MemoryTerminal {
         buffer_text(self.terminal.current_buffer_mut())
     }
 
+    /// The last frame drawn, with its styles (for tests that check what is highlighted).
+    pub fn buffer(&mut self) -> &Buffer {
+        self.terminal.current_buffer_mut()
+    }
+
     /// Draws `view` into the in-memory frame buffer. Nothing is written to a device, so the
     /// terminal's diff-and-flush step (which only saves bytes on a real terminal) is skipped.
     pub fn render(&mut self, view: &Arc<ViewModel>) {
