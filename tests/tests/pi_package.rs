@@ -12,12 +12,27 @@ use serde_json::{Value, json};
 
 const PROMPT: &str = "Set up the project";
 
-/// Answers the lab's database form with PostgreSQL and submits it.
-fn answer_postgres(pty: &mut common::pty::Pty) {
-    pty.wait_for_within("PostgreSQL", PATIENCE);
-    pty.send("1");
+/// Answers a form the way a person does: for each question, waits until its text shows and
+/// types the key; then submits on the review tab with Enter.
+fn answer(pty: &mut common::pty::Pty, steps: &[(&str, &str)]) {
+    for (shown, key) in steps {
+        pty.wait_for_within(shown, PATIENCE);
+        pty.send(key);
+    }
     pty.wait_for_within("Submit", PATIENCE);
     pty.send("\r");
+}
+
+/// A pi run whose model asks the lab's database form, answered with PostgreSQL; pi exits.
+fn first_run_answered(pi: &PiLine, sb: &Sandbox) {
+    let mut pty = pi.tui(sb, &[PROMPT], &[("PILAB_SHUTDOWN_AFTER", "1")]);
+    answer_postgres(&mut pty);
+    pty.wait_exit_within(PATIENCE);
+}
+
+/// Answers the lab's database form with PostgreSQL and submits it.
+fn answer_postgres(pty: &mut common::pty::Pty) {
+    answer(pty, &[("PostgreSQL", "1")]);
 }
 
 #[rstest]
@@ -135,10 +150,7 @@ fn two_calls_in_one_message_are_answered_in_turn(#[values("0.73.1", "1.6.0")] ve
     };
     let second = if first == "Which CI?" { "Which database" } else { "Which CI?" };
     for prompt in [first, second] {
-        pty.wait_for_within(prompt, PATIENCE);
-        pty.send("1");
-        pty.wait_for_within("Submit", PATIENCE);
-        pty.send("\r");
+        answer(&mut pty, &[(prompt, "1")]);
     }
     pty.wait_exit_within(PATIENCE);
 
@@ -176,9 +188,7 @@ fn ask_replay_in_a_later_run_reopens_the_form_and_sends_the_answer_as_a_user_mes
 ) {
     let pi = PiLine::get(version);
     let sb = Sandbox::new();
-    let mut first = pi.tui(&sb, &[PROMPT], &[("PILAB_SHUTDOWN_AFTER", "1")]);
-    answer_postgres(&mut first);
-    first.wait_exit_within(PATIENCE);
+    first_run_answered(&pi, &sb);
 
     let mut later = pi.tui(&sb, &["--continue"], &[("PILAB_SHUTDOWN_AFTER", "1"), ("PILAB_ECHO", "1")]);
     wait_ready(&later);
@@ -189,10 +199,7 @@ fn ask_replay_in_a_later_run_reopens_the_form_and_sends_the_answer_as_a_user_mes
     later.wait_for_within("Form cancelled; nothing was sent.", PATIENCE);
     wait_ready(&later);
     command(&mut later, "/ask:replay");
-    later.wait_for_within("Which database", PATIENCE);
-    later.send("2");
-    later.wait_for_within("Submit", PATIENCE);
-    later.send("\r");
+    answer(&mut later, &[("Which database", "2")]);
     later.wait_exit_within(PATIENCE);
 
     let entries = only_session(&sb);
@@ -232,22 +239,12 @@ fn answer_turns_an_assistant_message_into_a_form_on_pis_own_model(
     pty.wait_for_within("Before I start", PATIENCE);
     wait_ready(&pty);
     command(&mut pty, "/answer");
-    pty.wait_for_within("Which database do you want?", PATIENCE);
-    pty.send("2");
-    pty.wait_for_within("Should I add a CI workflow?", PATIENCE);
-    pty.send("1");
-    pty.wait_for_within("Submit", PATIENCE);
-    pty.send("\r");
+    answer(&mut pty, &[("Which database do you want?", "2"), ("Should I add a CI workflow?", "1")]);
     // /answer:again reopens the same form without asking the model.
     pty.wait_for_within("Database: SQLite", PATIENCE);
     wait_ready(&pty);
     command(&mut pty, "/answer:again");
-    pty.wait_for_within("Which database do you want?", PATIENCE);
-    pty.send("1");
-    pty.wait_for_within("Should I add a CI workflow?", PATIENCE);
-    pty.send("2");
-    pty.wait_for_within("Submit", PATIENCE);
-    pty.send("\r");
+    answer(&mut pty, &[("Which database do you want?", "1"), ("Should I add a CI workflow?", "2")]);
     pty.wait_exit_within(PATIENCE);
 
     let entries = only_session(&sb);
@@ -345,9 +342,7 @@ fn the_same_tool_call_id_in_a_new_session_with_another_payload_asks_again(
 ) {
     let pi = PiLine::get(version);
     let sb = Sandbox::new();
-    let mut first = pi.tui(&sb, &[PROMPT], &[("PILAB_SHUTDOWN_AFTER", "1")]);
-    answer_postgres(&mut first);
-    first.wait_exit_within(PATIENCE);
+    first_run_answered(&pi, &sb);
 
     let other = sb.file(
         "lang.json",
@@ -355,10 +350,7 @@ fn the_same_tool_call_id_in_a_new_session_with_another_payload_asks_again(
     );
     let env = [("PILAB_SHUTDOWN_AFTER", "1"), ("PILAB_PAYLOAD", other.to_str().unwrap())];
     let mut second = pi.tui(&sb, &[PROMPT], &env);
-    second.wait_for_within("Which language?", PATIENCE);
-    second.send("2");
-    second.wait_for_within("Submit", PATIENCE);
-    second.send("\r");
+    answer(&mut second, &[("Which language?", "2")]);
     second.wait_exit_within(PATIENCE);
 
     let all = sessions(&sb);
