@@ -4,8 +4,9 @@
 
 use std::sync::Arc;
 
-use ask_engine::{Event, FlowState, Origin, Settings, Size, parse_script};
-use ask_schema::{FormSource, validate};
+mod common;
+
+use ask_schema::FormSource;
 use ask_tui::MemoryTerminal;
 use rstest::rstest;
 use serde_json::{Value, json};
@@ -26,20 +27,8 @@ fn form() -> Value {
 }
 
 fn draw(raw: &Value, source: FormSource, script: &str, width: u16, height: u16) -> String {
-    let form = validate(raw, source).unwrap();
-    let mut state = FlowState::default();
-    state.apply(&Event::FlowOpened {
-        form: form.into(),
-        settings: Settings::default(),
-        origin: Origin::tool(),
-        size: Size { width, height },
-        notices: vec![],
-    });
-    for step in parse_script(script).unwrap() {
-        for e in step.events(state.settings()).unwrap() {
-            state.apply(&e);
-        }
-    }
+    let mut state = common::opened(raw, source, width, height, vec![]);
+    common::press(&mut state, script);
     let mut term = MemoryTerminal::new(width, height, Some("/home/ada/.config/ask-user/config.json"));
     term.draw(&Arc::new(state.view()))
 }
@@ -165,23 +154,11 @@ fn long_prompts_and_labels_wrap() {
 
 #[test]
 fn file_reference_menu_under_the_answer_editor() {
-    let form = validate(&form(), FormSource::Tool).unwrap();
-    let mut state = FlowState::default();
-    state.apply(&Event::FlowOpened {
-        form: form.into(),
-        settings: Settings::default(),
-        origin: Origin::tool(),
-        size: Size { width: 80, height: 24 },
-        notices: vec![],
-    });
-    for step in parse_script("4\ntype \"see @srm\"\ndown").unwrap() {
-        for e in step.events(state.settings()).unwrap() {
-            state.apply(&e);
-        }
-    }
+    let mut state = common::opened(&form(), FormSource::Tool, 80, 24, vec![]);
+    common::press(&mut state, "4\ntype \"see @srm\"\ndown");
     let items = vec!["src/main.rs".to_owned(), "src/rmeta.rs".to_owned(), "scripts/run_me.sh".to_owned()];
-    state.apply(&Event::CompletionsOffered { query: "srm".into(), items });
-    state.apply(&Event::key(ask_engine::KeyPress::parse("down").unwrap()));
+    state.apply(&ask_engine::Event::CompletionsOffered { query: "srm".into(), items });
+    common::press(&mut state, "down");
     let frame = MemoryTerminal::new(80, 24, None).draw(&Arc::new(state.view()));
     assert!(frame.contains("▸ @src/rmeta.rs"), "{frame}");
     insta::assert_snapshot!(frame);
@@ -213,21 +190,13 @@ fn the_review_summary_scrolls_and_says_what_is_clipped() {
 /// Issue 12.13: a config problem is said on the first frame, in one line, not only inside `?`.
 #[test]
 fn a_config_notice_shows_on_the_first_frame() {
-    let form = validate(&form(), FormSource::Tool).unwrap();
     let notice = "config.json could not be read (line 3, column 5); it was moved to config.20261203-052900.bak.json and defaults are in use";
-    let mut state = FlowState::default();
-    state.apply(&Event::FlowOpened {
-        form: form.into(),
-        settings: Settings::default(),
-        origin: Origin::tool(),
-        size: Size { width: 80, height: 24 },
-        notices: vec![notice.to_owned()],
-    });
+    let mut state = common::opened(&form(), FormSource::Tool, 80, 24, vec![notice.to_owned()]);
     let mut term = MemoryTerminal::new(80, 24, None);
     let frame = term.draw(&std::sync::Arc::new(state.view()));
     let line = frame.lines().find(|l| l.starts_with("Config: ")).unwrap_or_else(|| panic!("{frame}"));
     assert!(line.contains("config.json could not be read") && line.ends_with('…'), "one line: {line}");
-    state.apply(&Event::KeyPressed { key: ask_engine::KeyPress::parse("?").unwrap() });
+    common::press(&mut state, "?");
     let overlay = term.draw(&std::sync::Arc::new(state.view()));
     assert!(
         !overlay.lines().any(|l| l.starts_with("Config: ")),

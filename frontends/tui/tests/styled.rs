@@ -5,8 +5,9 @@
 
 use std::sync::Arc;
 
-use ask_engine::{Event, FlowState, Origin, Settings, Size, parse_script};
-use ask_schema::{FormSource, validate};
+mod common;
+
+use ask_schema::FormSource;
 use ask_tui::MemoryTerminal;
 use serde_json::json;
 use tuirealm::ratatui::buffer::Buffer;
@@ -59,19 +60,8 @@ fn frame(script: &str, width: u16, height: u16) -> String {
             {"value": "pg", "label": "Postgres", "description": "managed"}, {"value": "sqlite", "label": "SQLite"}]},
         {"id": "extras", "label": "Extras", "prompt": "Which extras?", "type": "multi", "options": [
             {"value": "ci", "label": "CI"}, {"value": "docker", "label": "Docker"}]}]});
-    let mut state = FlowState::default();
-    state.apply(&Event::FlowOpened {
-        form: validate(&raw, FormSource::Tool).unwrap().into(),
-        settings: Settings::default(),
-        origin: Origin::tool(),
-        size: Size { width, height },
-        notices: vec![],
-    });
-    for step in parse_script(script).unwrap() {
-        for e in step.events(state.settings()).unwrap() {
-            state.apply(&e);
-        }
-    }
+    let mut state = common::opened(&raw, FormSource::Tool, width, height, vec![]);
+    common::press(&mut state, script);
     let mut term = MemoryTerminal::new(width, height, None);
     term.render(&Arc::new(state.view()));
     styled_text(term.buffer())
