@@ -169,10 +169,15 @@ pub const MAX_SHOWN_CHARS: usize = 64 * 1024;
 
 /// The start of `s` that any frame could show ([`MAX_SHOWN_CHARS`] characters at most).
 pub fn screenful(s: &str) -> &str {
-    if s.len() <= MAX_SHOWN_CHARS {
+    first_chars(s, MAX_SHOWN_CHARS)
+}
+
+/// The first `n` characters of `s` (all of it when shorter), cut on a character boundary.
+pub fn first_chars(s: &str, n: usize) -> &str {
+    if s.len() <= n {
         return s;
     }
-    s.char_indices().nth(MAX_SHOWN_CHARS).map_or(s, |(end, _)| &s[..end])
+    s.char_indices().nth(n).map_or(s, |(end, _)| &s[..end])
 }
 
 impl FlowState {

@@ -81,9 +81,10 @@ pub fn extract(
             input["error"] = json!(error);
             input["prompt"] = json!(retry_prompt(message, previous, error));
         }
-        let once = match &host {
-            Some(link) => Ok(link.ask(&input, attempt, timeout)),
-            None => run_once(cmd, &input.to_string(), attempt, timeout),
+        let once = match (&host, process(cmd)) {
+            (Some(link), _) => Ok(link.ask(&input, attempt, timeout)),
+            (None, Some(command)) => run_once(command, &input.to_string(), attempt, timeout),
+            (None, None) => Ok(Err("no extractor command".to_owned())),
         };
         let (output, problem) = match once? {
             Ok(out) => match usable(&out) {
@@ -129,25 +130,29 @@ fn kill_group(child: &mut std::process::Child) {
 }
 
 /// One attempt: `Ok(Ok(stdout))`, `Ok(Err(why))` for a failed attempt, `Err` if it cannot start.
-fn run_once(
-    cmd: &ExtractorCommand,
-    input: &str,
-    attempt: u32,
-    timeout: Duration,
-) -> Result<Result<String, String>, ExtractError> {
-    let mut command = match cmd {
+/// The process an extractor command starts; `None` for the host seam, which starts none.
+fn process(cmd: &ExtractorCommand) -> Option<Command> {
+    match cmd {
         ExtractorCommand::Shell(line) => {
             let mut c = Command::new("sh");
             c.args(["-c", line]);
-            c
+            Some(c)
         }
         ExtractorCommand::Argv(argv) => {
             let mut c = Command::new(argv.first().map_or("", String::as_str));
             c.args(argv.iter().skip(1));
-            c
+            Some(c)
         }
-        ExtractorCommand::Host => return Ok(Err("the host seam runs no command".to_owned())),
-    };
+        ExtractorCommand::Host => None,
+    }
+}
+
+fn run_once(
+    mut command: Command,
+    input: &str,
+    attempt: u32,
+    timeout: Duration,
+) -> Result<Result<String, String>, ExtractError> {
     command.env("ASK_USER_EXTRACT_ATTEMPT", attempt.to_string());
     // Its own process group, so a timeout also stops whatever the extractor started.
     std::os::unix::process::CommandExt::process_group(&mut command, 0);

@@ -6,13 +6,12 @@
 use std::borrow::Cow;
 use std::io::IsTerminal;
 
-/// `text` as it may be written to stdout.
-pub fn for_stdout(text: &str) -> Cow<'_, str> {
-    if std::io::stdout().is_terminal() { ask_tui::text::sanitize(text, true) } else { Cow::Borrowed(text) }
-}
-
-/// Like [`for_stdout`], for text that must stay on one line (`log list`, `log show`): on a
-/// terminal a newline inside it is shown as `␊`.
-pub fn line_for_stdout(text: &str) -> Cow<'_, str> {
-    if std::io::stdout().is_terminal() { ask_tui::text::sanitize(text, false) } else { Cow::Borrowed(text) }
+/// `text` as it may be written to stdout. `keep_newlines` false is for text that must stay on
+/// one line (`log list`, `log show`): on a terminal a newline inside it is shown as `␊`.
+pub fn for_stdout(text: &str, keep_newlines: bool) -> Cow<'_, str> {
+    if std::io::stdout().is_terminal() {
+        ask_tui::text::sanitize(text, keep_newlines)
+    } else {
+        Cow::Borrowed(text)
+    }
 }

@@ -228,7 +228,7 @@ pub fn finish(state: &FlowState, report: Report) -> anyhow::Result<Status> {
         (Report::Silent, _) => return Ok(Status::Done),
         (Report::ToolJson, _) => print_result(&result)?,
         (Report::CommandText, true) => errln!("ask-user: cancelled; nothing was sent"),
-        (Report::CommandText, false) => outln!("{}", crate::inert::for_stdout(result.text())),
+        (Report::CommandText, false) => outln!("{}", crate::inert::for_stdout(result.text(), true)),
     }
     Ok(if cancelled { Status::Cancelled } else { Status::Done })
 }

@@ -30,14 +30,7 @@ pub fn sanitize(s: &str, keep_newlines: bool) -> Cow<'_, str> {
 /// takes at least one cell (or ends a line), so later ones are never drawn. Laying out only
 /// this keeps the cost of a frame bounded by the screen, not by the text (a 10 MB label).
 pub fn shown(s: &str, max: usize, lines: usize) -> &str {
-    let limit = lines.saturating_mul(max.max(1).saturating_add(1));
-    if s.len() <= limit {
-        return s;
-    }
-    match s.char_indices().nth(limit) {
-        Some((end, _)) => &s[..end],
-        None => s,
-    }
+    ask_engine::project::view::first_chars(s, lines.saturating_mul(max.max(1).saturating_add(1)))
 }
 
 /// No drawn area is taller than this many rows ([`crate::MAX_DRAWN`]).

@@ -42,7 +42,7 @@ pub fn transcript(kind: TranscriptKind, file: &Path, json: bool) -> anyhow::Resu
         outln!("{}", serde_json::Value::Array(rows));
     } else {
         for (_, row) in rows {
-            outln!("{}", crate::inert::for_stdout(&row));
+            outln!("{}", crate::inert::for_stdout(&row, true));
         }
     }
     Ok(status)

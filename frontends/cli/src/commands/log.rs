@@ -44,7 +44,7 @@ fn list(store: &Store) -> anyhow::Result<Status> {
             record.command,
             status_of(&state),
             events.len(),
-            crate::inert::line_for_stdout(&record.session)
+            crate::inert::for_stdout(&record.session, false)
         );
     }
     Ok(Status::Done)
@@ -89,7 +89,7 @@ fn describe(event: &Event) -> String {
 fn show(store: &Store, flow_id: &str) -> anyhow::Result<Status> {
     let events = events_of(store, flow_id)?;
     for (i, e) in events.iter().enumerate() {
-        outln!("{i:>5}  {}", crate::inert::line_for_stdout(&describe(e)));
+        outln!("{i:>5}  {}", crate::inert::for_stdout(&describe(e), false));
     }
     outln!("status: {}", status_of(&FlowState::replay(&events)));
     Ok(Status::Done)
@@ -155,7 +155,7 @@ fn print_frames(events: &[Event]) -> FlowState {
         let size = state.size();
         let term = screen.get_or_insert_with(|| ask_tui::MemoryTerminal::new(size.width, size.height, None));
         term.resize(size.width, size.height);
-        outln!("── frame {i}: {} ──", crate::inert::line_for_stdout(&describe(e)));
+        outln!("── frame {i}: {} ──", crate::inert::for_stdout(&describe(e), false));
         out!("{}", term.draw(&std::sync::Arc::new(state.view())));
     }
     state

@@ -24,12 +24,14 @@ pub fn render(frame: &mut Frame, area: Rect, r: &ReviewView) {
         let label_style = if here { style::accent() } else { Default::default() };
         actions.push(vec![p, Span::styled(format!("{}. {}", a.index() + 1, a.title()), label_style)]);
     }
+    let side_by_side = area.width >= SIDE_BY_SIDE;
+    // Laid out once, at the width it is drawn at.
+    let lines = summary(r, if side_by_side { area.width - ACTIONS_WIDTH - 1 } else { area.width } as usize);
     // The double-press hint gets a full-width line under the actions and the summary, instead
     // of being squeezed into the action column (issue 12.11).
     let area = match &r.hint {
-        Some(hint) if area.width >= SIDE_BY_SIDE && area.height >= 6 => {
-            let right = area.width.saturating_sub(ACTIONS_WIDTH + 1) as usize;
-            let below = actions.len().max(summary(r, right).len()) + 1;
+        Some(hint) if side_by_side && area.height >= 6 => {
+            let below = actions.len().max(lines.len()) + 1;
             let row = (below as u16).min(area.height - 1);
             let line = Line::styled(crate::text::truncate(hint, area.width as usize), style::warning());
             super::put_lines(frame, Rect { y: area.y + row, height: 1, ..area }, &[line]);
@@ -42,17 +44,17 @@ pub fn render(frame: &mut Frame, area: Rect, r: &ReviewView) {
         }
         None => area,
     };
-    if area.width >= SIDE_BY_SIDE {
+    if side_by_side {
         let left = Rect { width: ACTIONS_WIDTH, ..area };
         let right = Rect { x: area.x + ACTIONS_WIDTH + 1, width: area.width - ACTIONS_WIDTH - 1, ..area };
         draw_lines(frame, left, actions);
-        draw_summary(frame, right, summary(r, right.width as usize), r.scroll);
+        draw_summary(frame, right, lines, r.scroll);
     } else {
         // The actions stay on top; the summary scrolls under them.
         let top = (actions.len() as u16 + 1).min(area.height);
         draw_lines(frame, Rect { height: top, ..area }, actions);
         let below = Rect { y: area.y + top, height: area.height - top, ..area };
-        draw_summary(frame, below, summary(r, area.width as usize), r.scroll);
+        draw_summary(frame, below, lines, r.scroll);
     }
 }
 
