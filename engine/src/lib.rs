@@ -71,4 +71,6 @@ pub use settings::{
     Action, Behaviour, KeymapError, Keymaps, SettingChangeError, Settings, Toggle, is_reserved,
     keymaps_from_ids,
 };
-pub use state::{Editor, EditorTarget, ExitAction, FlowState, Outcome, Overlay, QuestionState, ReviewAction};
+pub use state::{
+    Editor, EditorTarget, ExitAction, Filter, FlowState, Outcome, Overlay, QuestionState, ReviewAction,
+};

@@ -117,7 +117,7 @@ impl Behaviour {
     }
 }
 
-/// The six configurable actions.
+/// The configurable actions: the contract's six, then our extensions.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub enum Action {
@@ -133,6 +133,8 @@ pub enum Action {
     OptionNote,
     /// Edit the question note (Shift+N).
     QuestionNote,
+    /// Filter the option rows by typed text (`/`; issue 12.7, an extension).
+    Filter,
 }
 
 impl Action {
@@ -155,12 +157,22 @@ impl Action {
             Action::Confirm => "confirm",
             Action::OptionNote => "optionNote",
             Action::QuestionNote => "questionNote",
+            Action::Filter => "filter",
         }
+    }
+
+    /// Actions beyond the contract's six: optional in a `keymaps` section (a section written
+    /// for the contract stays complete), their defaults used when absent.
+    pub const EXTENSIONS: [Action; 1] = [Action::Filter];
+
+    /// The contract's actions, then the extensions.
+    pub fn every() -> impl Iterator<Item = Action> {
+        Action::ALL.into_iter().chain(Action::EXTENSIONS)
     }
 
     /// Parses a config key.
     pub fn from_key(key: &str) -> Option<Action> {
-        Action::ALL.into_iter().find(|a| a.key() == key)
+        Action::every().find(|a| a.key() == key)
     }
 }
 
@@ -180,6 +192,13 @@ pub struct Keymaps {
     pub option_note: KeyPress,
     /// Default `shift+n`.
     pub question_note: KeyPress,
+    /// Default `/`. Absent from logs written before it existed: those get the default.
+    #[serde(default = "default_filter")]
+    pub filter: KeyPress,
+}
+
+fn default_filter() -> KeyPress {
+    KeyPress::plain(KeyCode::Char('/'))
 }
 
 impl Default for Keymaps {
@@ -191,6 +210,7 @@ impl Default for Keymaps {
             confirm: KeyPress::plain(KeyCode::Enter),
             option_note: KeyPress::plain(KeyCode::Char('n')),
             question_note: KeyPress::new(KeyCode::Char('n'), Modifiers::SHIFT),
+            filter: default_filter(),
         }
     }
 }
@@ -205,6 +225,7 @@ impl Keymaps {
             Action::Confirm => self.confirm,
             Action::OptionNote => self.option_note,
             Action::QuestionNote => self.question_note,
+            Action::Filter => self.filter,
         }
     }
 
@@ -217,13 +238,14 @@ impl Keymaps {
             Action::Confirm => &mut self.confirm,
             Action::OptionNote => &mut self.option_note,
             Action::QuestionNote => &mut self.question_note,
+            Action::Filter => &mut self.filter,
         };
         *slot = key;
     }
 
     /// The action `key` is bound to, if any.
     pub fn action_of(&self, key: KeyPress) -> Option<Action> {
-        Action::ALL.into_iter().find(|a| self.get(*a) == key)
+        Action::every().find(|a| self.get(*a) == key)
     }
 }
 

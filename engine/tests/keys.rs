@@ -1,6 +1,8 @@
 //! Key ids, keymap validation and the script format (SPEC §6, §7).
 #![allow(clippy::unwrap_used, clippy::expect_used)] // tests fail loudly by design
 
+mod common;
+
 use ask_engine::{KeyCode, KeyPress, KeymapError, Modifiers, Step, keymaps_from_ids, parse_script};
 use rstest::rstest;
 use serde_json::json;
@@ -78,6 +80,10 @@ fn full(over: serde_json::Value) -> serde_json::Value {
 #[case::reserved_shift_tab(json!({"confirm": "shift+tab"}), KeymapError::Reserved{action:"confirm".into(), id:"shift+tab".into()})]
 #[case::reserved_arrow(json!({"confirm": "down"}), KeymapError::Reserved{action:"confirm".into(), id:"down".into()})]
 #[case::reserved_digit(json!({"toggle": "5"}), KeymapError::Reserved{action:"toggle".into(), id:"5".into()})]
+#[case::reserved_end_could_never_fire(json!({"confirm": "end"}), KeymapError::Reserved{action:"confirm".into(), id:"end".into()})]
+#[case::reserved_home(json!({"cancel": "home"}), KeymapError::Reserved{action:"cancel".into(), id:"home".into()})]
+#[case::reserved_page_up(json!({"optionNote": "pageUp"}), KeymapError::Reserved{action:"optionNote".into(), id:"pageUp".into()})]
+#[case::reserved_page_down(json!({"toggle": "pageDown"}), KeymapError::Reserved{action:"toggle".into(), id:"pageDown".into()})]
 #[case::duplicate_through_alias(json!({"cancel": "escape", "dismiss": "Esc"}), KeymapError::Duplicate{first:"cancel", second:"dismiss", id:"esc".into()})]
 #[case::unknown_action(json!({"submit": "x"}), KeymapError::Unknown("submit".into()))]
 fn spec6_keymap_errors(#[case] over: serde_json::Value, #[case] expected: KeymapError) {
@@ -143,4 +149,20 @@ fn spec7_type_makes_one_key_per_character_and_newline_is_enter() {
 fn spec7_bad_set_steps_are_errors(#[case] line: &str) {
     let steps = parse_script(&format!("set {line}")).unwrap();
     assert!(steps[0].events(&Default::default()).is_err());
+}
+
+/// The footer says what the keys do in the state the user is in (issue 12.27).
+#[rstest]
+#[case::settings_overlay_lists_every_closing_key("?", &["↑↓ move", "Enter/Space toggle", "Esc/?/Ctrl+C close"])]
+#[case::file_menu_says_insert_and_close("4\ntype \"see @sr\"", &["↑↓ choose", "Enter/Tab insert", "Esc close list"])]
+#[case::editor_without_offers("4\ntype \"see\"", &["Enter submit", "Esc close", "Alt+Enter newline", "Ctrl+C dismiss"])]
+#[case::single_question("", &["↑↓ move", "Enter select", "n option note", "Shift+N question note", "Tab next tab", "Esc cancel", "? settings"])]
+fn footer_hints_know_the_state(#[case] script: &str, #[case] hints: &[&str]) {
+    let (mut state, _) = common::run_with(&common::form3(), script, ask_engine::Settings::default());
+    if state.completion().is_some() {
+        state.apply(&ask_engine::Event::CompletionsOffered { query: "sr".into(), items: vec!["src/".into()] });
+    }
+    let shown: Vec<String> =
+        state.view().footer.unwrap().iter().map(|h| format!("{} {}", h.key, h.action)).collect();
+    assert_eq!(shown, hints);
 }

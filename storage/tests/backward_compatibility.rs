@@ -44,7 +44,7 @@ fn every_v1_event_variant_replays_byte_identically(#[case] name: &str, #[case] v
 }
 
 #[test]
-fn a_v1_settings_change_upgrades_to_v2_without_notices() {
+fn a_v1_settings_change_upgrades_without_notices() {
     let line = std::fs::read_to_string("tests/fixtures/logs-v1/settings-changed.jsonl").unwrap();
     let v1 = line.lines().find(|l| l.contains("SettingsChanged")).unwrap();
     assert!(v1.contains("\"v\":1") && !v1.contains("notices"));
@@ -56,7 +56,25 @@ fn a_v1_settings_change_upgrades_to_v2_without_notices() {
     let again =
         encode(&Event::SettingsChanged { settings, notices: vec!["Keymaps not used".into()] }).unwrap();
     let text = String::from_utf8(again).unwrap();
-    assert!(text.contains("\"v\":2") && text.contains("\"notices\":[\"Keymaps not used\"]"), "{text}");
+    assert!(text.contains("\"v\":3") && text.contains("\"notices\":[\"Keymaps not used\"]"), "{text}");
+}
+
+/// Version 3 carries the extension keymaps (`filter`); v1 and v2 events, written before they
+/// existed, read with the defaults.
+#[test]
+fn keymap_extensions_round_trip_and_older_events_get_their_defaults() {
+    let line = std::fs::read_to_string("tests/fixtures/logs-v1/settings-changed.jsonl").unwrap();
+    let v1 = line.lines().find(|l| l.contains("SettingsChanged")).unwrap();
+    for old in [v1.to_owned(), v1.replace("\"v\":1", "\"v\":2")] {
+        let Event::SettingsChanged { settings, .. } = decode(old.as_bytes()).unwrap() else { panic!("variant") };
+        assert_eq!(settings.keymaps.filter.to_string(), "/", "{old}");
+    }
+    let Event::SettingsChanged { mut settings, .. } = decode(v1.as_bytes()).unwrap() else { panic!("variant") };
+    settings.keymaps.filter = ask_engine::KeyPress::parse("ctrl+f").unwrap();
+    let event = Event::SettingsChanged { settings, notices: vec![] };
+    let text = String::from_utf8(encode(&event).unwrap()).unwrap();
+    assert!(text.contains("\"keymapExtensions\":{\"filter\":\"ctrl+f\"}") && text.ends_with("\"v\":3}"), "{text}");
+    assert_eq!(decode(text.as_bytes()).unwrap(), event);
 }
 
 #[test]
@@ -92,7 +110,7 @@ fn events_without_a_version_are_read_as_version_1() {
 
 #[rstest]
 #[case::newer(br#"{"v":99,"type":"KeyPressed","key":"down"}"#.as_slice(), DecodeError::Newer(99))]
-#[case::next(br#"{"v":3,"type":"KeyPressed","key":"down"}"#.as_slice(), DecodeError::Newer(3))]
+#[case::next(br#"{"v":4,"type":"KeyPressed","key":"down"}"#.as_slice(), DecodeError::Newer(4))]
 fn newer_event_versions_are_refused_by_name(#[case] line: &[u8], #[case] expected: DecodeError) {
     let err = decode(line).unwrap_err();
     assert_eq!(err, expected);

@@ -10,7 +10,7 @@ use proptest::prelude::*;
 /// Bytes that look like our JSON often enough to reach deep into the decoders.
 fn jsonish() -> impl Strategy<Value = Vec<u8>> {
     let piece = prop_oneof![
-        Just(br#"{"type":"KeyPressed","key":"down","v":2}"#.to_vec()),
+        Just(br#"{"type":"KeyPressed","key":"down","v":3}"#.to_vec()),
         Just(br#"{"type":"SettingsChanged","settings":{"behaviour":{},"keymaps":{"cancel":"esc","dismiss":"ctrl+c","toggle":"space","confirm":"enter","optionNote":"n","questionNote":"shift+n"}},"v":1}"#.to_vec()),
         Just(br#"{"format":"ask-user-log","version":1,"flowId":"f"}"#.to_vec()),
         Just(b"\n".to_vec()),

@@ -5,6 +5,7 @@
 
 mod completion;
 mod editing;
+mod filter;
 mod navigation;
 mod overlay;
 mod review;

@@ -38,6 +38,9 @@ pub(super) fn is_question_mark(key: KeyPress) -> bool {
 
 impl FlowState {
     pub(super) fn question_key(&mut self, key: KeyPress) {
+        if self.filter_key(key) {
+            return;
+        }
         if let Some(nav) = nav_of(key) {
             return self.navigate(nav);
         }
@@ -53,15 +56,13 @@ impl FlowState {
         let has_preview = self.current().is_some_and(|(q, _)| q.kind == QuestionType::Preview);
         if key.mods.is_empty() {
             match key.code {
-                KeyCode::PageUp if !has_preview => {
-                    return self.move_cursor_to(self.cursor.saturating_sub(10));
-                }
-                KeyCode::PageDown if !has_preview => return self.move_cursor_to(self.cursor + 10),
+                KeyCode::PageUp if !has_preview => return self.move_cursor_to(self.step(-10)),
+                KeyCode::PageDown if !has_preview => return self.move_cursor_to(self.step(10)),
                 KeyCode::PageUp => return self.preview_scroll = self.preview_scroll.saturating_sub(10),
                 KeyCode::PageDown => {
                     return self.preview_scroll = (self.preview_scroll + 10).min(self.preview_lines());
                 }
-                KeyCode::Home => return self.move_cursor_to(0),
+                KeyCode::Home => return self.move_cursor_to(self.first_shown()),
                 KeyCode::End => return self.move_cursor_to(self.custom_row()),
                 _ => {}
             }
@@ -74,7 +75,7 @@ impl FlowState {
                 self.open_editor(EditorTarget::OptionNote(self.cursor));
             }
             Some(Action::QuestionNote) => self.open_editor(EditorTarget::QuestionNote),
-            Some(Action::OptionNote | Action::Dismiss) | None => {}
+            Some(Action::OptionNote | Action::Dismiss | Action::Filter) | None => {}
         }
     }
 
@@ -89,8 +90,8 @@ impl FlowState {
             Nav::Down if self.on_review() => {
                 self.review_cursor = ReviewAction::at(self.review_cursor.index() + 1)
             }
-            Nav::Up => self.move_cursor_to(self.cursor.saturating_sub(1)),
-            Nav::Down => self.move_cursor_to(self.cursor + 1),
+            Nav::Up => self.move_cursor_to(self.step(-1)),
+            Nav::Down => self.move_cursor_to(self.step(1)),
         }
     }
 
@@ -117,6 +118,7 @@ impl FlowState {
         self.preview_scroll = 0;
         self.editor = None;
         self.completion = None;
+        self.filter = None;
         self.armed = None;
         self.review_cursor = ReviewAction::Submit;
         self.auto_open();

@@ -45,7 +45,7 @@ pub struct TabView {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Body {
     /// A question tab.
-    Question(QuestionView),
+    Question(Box<QuestionView>),
     /// The review tab.
     Review(ReviewView),
 }
@@ -85,6 +85,21 @@ pub struct QuestionView {
     pub preview: Option<PreviewView>,
     /// Lines the preview pane is scrolled by.
     pub preview_scroll: usize,
+    /// The row filter: `rows` then holds only the rows it shows (with their declared numbers).
+    pub filter: Option<FilterView>,
+}
+
+/// The row filter's query line.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FilterView {
+    /// The typed text.
+    pub query: String,
+    /// Keys go to the query (the terminal cursor belongs at its end).
+    pub editing: bool,
+    /// Options matching the query.
+    pub matches: usize,
+    /// Options on the question.
+    pub options: usize,
 }
 
 /// One option row or the custom row.
@@ -204,7 +219,7 @@ impl FlowState {
             active: self.tab >= n,
         });
         let body = match self.question_view() {
-            Some(q) => Body::Question(q),
+            Some(q) => Body::Question(Box::new(q)),
             None => Body::Review(self.review_view()),
         };
         ViewModel {
@@ -233,6 +248,7 @@ impl FlowState {
             .iter()
             .take(q.declared_rows())
             .enumerate()
+            .filter(|(i, _)| self.row_shown(*i))
             .map(|(i, o)| RowView {
                 number: i + 1,
                 label: screenful(&o.label).to_owned(),
@@ -243,8 +259,14 @@ impl FlowState {
                 editor: editor_view(self, EditorTarget::OptionNote(i)),
             })
             .collect();
+        let filter = self.filter.as_ref().map(|f| FilterView {
+            query: f.query.clone(),
+            editing: f.editing,
+            matches: rows.len(),
+            options: q.declared_rows(),
+        });
         rows.push(RowView {
-            number: rows.len() + 1,
+            number: q.declared_rows() + 1,
             label: if q.is_freeform() { "Type your answer:".into() } else { "Type your own".into() },
             description: None,
             selected: qs.custom_selected(),
@@ -267,10 +289,12 @@ impl FlowState {
             freeform: q.is_freeform(),
             note: screenful(qs.note()).to_owned(),
             note_editor: editor_view(self, EditorTarget::QuestionNote),
+            // The cursor's place among the rows shown.
+            cursor: rows.iter().position(|r| r.number == self.cursor + 1).unwrap_or(rows.len() - 1),
             rows,
-            cursor: self.cursor,
             preview,
             preview_scroll: self.preview_scroll,
+            filter,
         })
     }
 

@@ -1,4 +1,5 @@
-//! Validation of a keymaps section: all six actions, supported syntax, not reserved, no duplicates.
+//! Validation of a keymaps section: the contract's six actions (extensions optional), supported
+//! syntax, not reserved, no duplicates.
 
 use std::collections::BTreeMap;
 
@@ -48,14 +49,25 @@ pub enum KeymapError {
     NotAnObject,
 }
 
-/// Keys the flow uses for fixed navigation: `?`, tab, shift+tab, arrows, `1`–`9`.
+/// Keys the flow uses for fixed navigation: `?`, tab, shift+tab, arrows, `1`–`9`, and the
+/// scroll keys Home, End, PageUp and PageDown (issue 12.27: bound to an action they could never
+/// fire, since the lists and panes take them first).
 pub fn is_reserved(key: KeyPress) -> bool {
     if !key.mods.is_empty() {
         return key.code == KeyCode::Tab && key.mods == crate::key::Modifiers::SHIFT;
     }
     matches!(
         key.code,
-        KeyCode::Char('?') | KeyCode::Tab | KeyCode::Up | KeyCode::Down | KeyCode::Left | KeyCode::Right
+        KeyCode::Char('?')
+            | KeyCode::Tab
+            | KeyCode::Up
+            | KeyCode::Down
+            | KeyCode::Left
+            | KeyCode::Right
+            | KeyCode::Home
+            | KeyCode::End
+            | KeyCode::PageUp
+            | KeyCode::PageDown
     ) || matches!(key.code, KeyCode::Char('1'..='9'))
 }
 
@@ -70,10 +82,18 @@ pub fn keymaps_from_ids(section: &serde_json::Value) -> Result<Keymaps, Vec<Keym
     }
     let mut keymaps = Keymaps::default();
     let mut used: BTreeMap<String, &'static str> = BTreeMap::new();
-    for action in Action::ALL {
+    for action in Action::every() {
         let name = action.key();
         let Some(raw) = obj.get(name) else {
-            errors.push(KeymapError::Missing(name));
+            if Action::ALL.contains(&action) {
+                errors.push(KeymapError::Missing(name));
+            } else {
+                // An extension left out keeps its default, unless a listed action took its key.
+                let default = Keymaps::default().get(action);
+                if let Some(first) = used.get(&default.to_string()) {
+                    errors.push(KeymapError::Duplicate { first, second: name, id: default.to_string() });
+                }
+            }
             continue;
         };
         let Some(id) = raw.as_str() else {

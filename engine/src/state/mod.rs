@@ -99,6 +99,16 @@ pub struct Completion {
     pub selected: usize,
 }
 
+/// Rows of the active question narrowed by typed text (issue 12.7). The result's indices stay
+/// the declared positions: the filter only hides rows.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Filter {
+    /// The typed text; a row matches when its label or description holds it, case ignored.
+    pub query: String,
+    /// Keys go to the query (true) or to the filtered rows (false).
+    pub editing: bool,
+}
+
 /// The settings overlay, with the focused toggle.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct Overlay {
@@ -122,6 +132,7 @@ pub struct FlowState {
     pub(crate) preview_scroll: usize,
     pub(crate) editor: Option<Editor>,
     pub(crate) completion: Option<Completion>,
+    pub(crate) filter: Option<Filter>,
     pub(crate) review_cursor: ReviewAction,
     pub(crate) armed: Option<ReviewAction>,
     pub(crate) warning: Option<ExitAction>,
@@ -171,6 +182,10 @@ impl FlowState {
     /// The `@` reference being completed in the open editor.
     pub fn completion(&self) -> Option<&Completion> {
         self.completion.as_ref()
+    }
+    /// The row filter on the active question, if any.
+    pub fn filter(&self) -> Option<&Filter> {
+        self.filter.as_ref()
     }
     /// The highlighted review action.
     pub fn review_cursor(&self) -> ReviewAction {

@@ -1,5 +1,7 @@
 //! tui-realm components: each draws one region of the screen from the view model it is handed
-//! (`Attribute::Content`), keeps no answers of its own and emits nothing but redraws.
+//! (`Attribute::Content`, the one shared state) and keeps no answers of its own. The focused
+//! component turns what the terminal sent into the engine event it emits (its `on`); the
+//! runtime commits that event and pushes the next view model.
 
 use std::marker::PhantomData;
 use std::sync::Arc;
@@ -8,17 +10,18 @@ use ask_engine::ViewModel;
 use ask_engine::project::view::Body;
 use tuirealm::command::{Cmd, CmdResult};
 use tuirealm::component::{AppComponent, Component};
-use tuirealm::event::{Event, NoUserEvent};
+use tuirealm::event::Event;
 use tuirealm::props::{AttrValue, Attribute, PropPayload, QueryResult};
 use tuirealm::ratatui::Frame;
 use tuirealm::ratatui::layout::Rect;
 use tuirealm::state::State;
 
 use crate::draw;
+use crate::layout::Areas;
 
-/// What a region draws, given the view model.
+/// What a region draws, given the view model and the screen's layout.
 pub trait Region {
-    fn draw(frame: &mut Frame, area: Rect, view: &ViewModel, config_path: Option<&str>);
+    fn draw(frame: &mut Frame, area: Rect, view: &ViewModel, areas: &Areas, config_path: Option<&str>);
 }
 
 /// Title and tab strip.
@@ -31,28 +34,29 @@ pub struct Footer;
 pub struct Settings;
 
 impl Region for Header {
-    fn draw(frame: &mut Frame, area: Rect, view: &ViewModel, _: Option<&str>) {
+    fn draw(frame: &mut Frame, area: Rect, view: &ViewModel, _: &Areas, _: Option<&str>) {
         draw::header::render(frame, area, view);
     }
 }
 
 impl Region for Main {
-    fn draw(frame: &mut Frame, area: Rect, view: &ViewModel, _: Option<&str>) {
-        match &view.body {
-            Body::Question(q) => draw::question::render(frame, area, q),
-            Body::Review(r) => draw::review::render(frame, area, r),
+    fn draw(frame: &mut Frame, area: Rect, view: &ViewModel, areas: &Areas, _: Option<&str>) {
+        match (&view.body, &areas.question) {
+            (Body::Question(q), Some(parts)) => draw::question::render(frame, parts, q),
+            (Body::Question(_), None) => {}
+            (Body::Review(r), _) => draw::review::render(frame, area, r),
         }
     }
 }
 
 impl Region for Footer {
-    fn draw(frame: &mut Frame, area: Rect, view: &ViewModel, _: Option<&str>) {
+    fn draw(frame: &mut Frame, area: Rect, view: &ViewModel, _: &Areas, _: Option<&str>) {
         draw::footer::render(frame, area, draw::footer::lines(view, area.width as usize));
     }
 }
 
 impl Region for Settings {
-    fn draw(frame: &mut Frame, area: Rect, view: &ViewModel, config_path: Option<&str>) {
+    fn draw(frame: &mut Frame, area: Rect, view: &ViewModel, _: &Areas, config_path: Option<&str>) {
         if let Some(o) = &view.overlay {
             draw::overlay::render(frame, area, o, config_path);
         }
@@ -62,13 +66,14 @@ impl Region for Settings {
 /// A component drawing region `R` from the last view model pushed to it.
 pub struct Pane<R> {
     view: Option<Arc<ViewModel>>,
+    areas: Areas,
     config_path: Option<String>,
     region: PhantomData<R>,
 }
 
 impl<R> Default for Pane<R> {
     fn default() -> Self {
-        Pane { view: None, config_path: None, region: PhantomData }
+        Pane { view: None, areas: Areas::default(), config_path: None, region: PhantomData }
     }
 }
 
@@ -78,7 +83,7 @@ pub const CONFIG_PATH: Attribute = Attribute::Custom("configPath");
 impl<R: Region> Component for Pane<R> {
     fn view(&mut self, frame: &mut Frame, area: Rect) {
         if let Some(view) = &self.view {
-            R::draw(frame, area, view, self.config_path.as_deref());
+            R::draw(frame, area, view, &self.areas, self.config_path.as_deref());
         }
     }
 
@@ -89,8 +94,9 @@ impl<R: Region> Component for Pane<R> {
     fn attr(&mut self, attr: Attribute, value: AttrValue) {
         match (attr, value) {
             (Attribute::Content, AttrValue::Payload(PropPayload::Any(any))) => {
-                if let Some(view) = any.as_any().downcast_ref::<Arc<ViewModel>>() {
+                if let Some((view, areas)) = any.as_any().downcast_ref::<(Arc<ViewModel>, Areas)>() {
                     self.view = Some(Arc::clone(view));
+                    self.areas = *areas;
                 }
             }
             (a, AttrValue::String(path)) if a == CONFIG_PATH => self.config_path = Some(path),
@@ -107,9 +113,20 @@ impl<R: Region> Component for Pane<R> {
     }
 }
 
-impl<R: Region + 'static> AppComponent<(), NoUserEvent> for Pane<R> {
-    /// Input is read and converted at the terminal edge ([`crate::input`]), not per component.
-    fn on(&mut self, _ev: &Event<NoUserEvent>) -> Option<()> {
-        None
+/// A terminal event as crossterm read it, carried to the components as tui-realm's user event.
+/// tui-realm's own crossterm adapter drops key repeats and the META and SUPER modifiers, which
+/// the engine's keys keep (a held arrow key repeats; `meta+x` is `alt+x`), so the raw event is
+/// handed over and converted by [`crate::input`].
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd)]
+pub struct RawInput(pub crossterm::event::Event);
+
+impl<R: Region + 'static> AppComponent<ask_engine::Event, RawInput> for Pane<R> {
+    /// The engine event a terminal event stands for; `None` for input the flow does not
+    /// record (key releases, mouse, focus changes).
+    fn on(&mut self, ev: &Event<RawInput>) -> Option<ask_engine::Event> {
+        match ev {
+            Event::User(RawInput(raw)) => crate::input::convert(raw),
+            _ => None,
+        }
     }
 }

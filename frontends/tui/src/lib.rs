@@ -9,6 +9,7 @@ pub mod components;
 pub mod draw;
 mod frame_text;
 pub mod input;
+pub mod layout;
 mod screen;
 mod style;
 pub mod terminal;

@@ -4,14 +4,14 @@ use std::sync::Arc;
 
 use ask_engine::ViewModel;
 use tuirealm::application::Application;
-use tuirealm::event::NoUserEvent;
+use tuirealm::event::Event as RealmEvent;
 use tuirealm::listener::EventListenerCfg;
 use tuirealm::props::{AttrValue, Attribute, PropPayload};
 use tuirealm::ratatui::Frame;
-use tuirealm::ratatui::layout::Rect;
 
-use crate::components::{CONFIG_PATH, Footer, Header, Main, Pane, Settings};
+use crate::components::{CONFIG_PATH, Footer, Header, Main, Pane, RawInput, Settings};
 use crate::draw::{self, MIN_HEIGHT, MIN_WIDTH};
+use crate::layout::{Areas, layout};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 enum Id {
@@ -25,7 +25,7 @@ const IDS: [Id; 4] = [Id::Header, Id::Main, Id::Footer, Id::Settings];
 
 /// The mounted components. Build one per flow and draw every frame through it.
 pub struct Screen {
-    app: Application<Id, (), NoUserEvent>,
+    app: Application<Id, ask_engine::Event, RawInput>,
 }
 
 impl Screen {
@@ -37,10 +37,20 @@ impl Screen {
         let _ = app.mount(Id::Main, Box::new(Pane::<Main>::default()), Vec::new());
         let _ = app.mount(Id::Footer, Box::new(Pane::<Footer>::default()), Vec::new());
         let _ = app.mount(Id::Settings, Box::new(Pane::<Settings>::default()), Vec::new());
+        // The main pane has the focus: terminal input goes to it and comes back as events.
+        let _ = app.active(&Id::Main);
         if let Some(path) = config_path {
             let _ = app.attr(&Id::Settings, CONFIG_PATH, AttrValue::String(path.to_owned()));
         }
         Screen { app }
+    }
+
+    /// Hands a terminal event to the focused component; returns the engine event it emits.
+    /// tui-realm's `tick` would poll its own listener thread, but input is read at the terminal
+    /// edge (which also watches for hang-ups and signals), so the event is forwarded here.
+    pub fn on(&mut self, raw: crossterm::event::Event) -> Option<ask_engine::Event> {
+        let id = *self.app.focus()?;
+        self.app.get_component_mut(&id)?.on(&RealmEvent::User(RawInput(raw)))
     }
 
     /// Draws the whole screen for `view`.
@@ -49,24 +59,18 @@ impl Screen {
         if area.width < MIN_WIDTH || area.height < MIN_HEIGHT {
             return draw::too_small(frame, area);
         }
+        let areas = if view.settings_only { Areas::default() } else { layout(area, view) };
         for id in IDS {
-            let payload = AttrValue::Payload(PropPayload::Any(Box::new(Arc::clone(view))));
-            let _ = self.app.attr(&id, Attribute::Content, payload);
+            let shared = Box::new((Arc::clone(view), areas));
+            let _ = self.app.attr(&id, Attribute::Content, AttrValue::Payload(PropPayload::Any(shared)));
         }
         if view.settings_only {
             self.app.view(&Id::Settings, frame, area);
             return;
         }
-        let header_h = draw::header::height(view);
-        let footer_h = (draw::footer::lines(view, area.width as usize).len() as u16).min(area.height / 3);
-        let body_y = area.y + header_h + 1;
-        let body_h = area.height.saturating_sub(header_h + 1 + footer_h + 1);
-        let header = Rect { height: header_h, ..area };
-        let body = Rect { y: body_y, height: body_h, ..area };
-        let footer = Rect { y: area.y + area.height - footer_h, height: footer_h, ..area };
-        self.app.view(&Id::Header, frame, header);
-        self.app.view(&Id::Main, frame, body);
-        self.app.view(&Id::Footer, frame, footer);
+        self.app.view(&Id::Header, frame, areas.header);
+        self.app.view(&Id::Main, frame, areas.body);
+        self.app.view(&Id::Footer, frame, areas.footer);
         self.app.view(&Id::Settings, frame, area);
     }
 }

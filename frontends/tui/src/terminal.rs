@@ -167,7 +167,7 @@ impl LiveTerminal {
             let (w, h) = crate::drawn_size(w, h);
             let _ = self.terminal.resize(tuirealm::ratatui::layout::Rect::new(0, 0, w, h));
         }
-        Ok(crate::input::convert(&event).map_or(Input::Nothing, Input::Event))
+        Ok(self.screen.on(event).map_or(Input::Nothing, Input::Event))
     }
 }
 

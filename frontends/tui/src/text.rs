@@ -49,6 +49,37 @@ pub fn wrap(text: &str, max: usize) -> Vec<String> {
     if text.len() <= max && text.is_ascii() && !text.contains('\n') {
         return vec![text.trim_end().to_owned()];
     }
+    // The same prompt and descriptions are wrapped on every key (and measured by the layout
+    // before they are drawn): word segmentation is the costly part, so recent results are kept
+    // per text and width. Hashing the text costs a fraction of segmenting it.
+    let key = {
+        use std::hash::{Hash, Hasher};
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        text.hash(&mut h);
+        (h.finish(), text.len(), max)
+    };
+    WRAPPED.with_borrow_mut(|cache| {
+        if let Some(lines) = cache.get(&key) {
+            return lines.clone();
+        }
+        let lines = wrap_uncached(text, max);
+        if cache.len() >= WRAP_CACHE_ENTRIES {
+            cache.clear();
+        }
+        cache.insert(key, lines.clone());
+        lines
+    })
+}
+
+/// Texts kept wrapped: a screen's worth of prompts, descriptions and notes, a few times over.
+const WRAP_CACHE_ENTRIES: usize = 512;
+
+thread_local! {
+    static WRAPPED: std::cell::RefCell<std::collections::HashMap<(u64, usize, usize), Vec<String>>> =
+        std::cell::RefCell::new(std::collections::HashMap::new());
+}
+
+fn wrap_uncached(text: &str, max: usize) -> Vec<String> {
     let mut lines = Vec::new();
     for para in text.split('\n') {
         let mut line = String::new();

@@ -1,14 +1,21 @@
 //! The key edge (issue 12.26): what crossterm reports, legacy or kitty-encoded, becomes the
 //! engine key a keymap and the script format name. Each row is a terminal event and the key id
-//! it must give (`None`: not recorded).
+//! it must give (`None`: not recorded). Events go in through the screen's focused tui-realm
+//! component (issue 12.23), which emits the engine event the runtime commits.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-use ask_tui::input::{convert, key_press};
+use ask_tui::Screen;
+use ask_tui::input::key_press;
 use crossterm::event::{Event, KeyCode, KeyEvent, KeyEventKind, KeyEventState, KeyModifiers};
 use rstest::rstest;
 
 fn ev(code: KeyCode, mods: KeyModifiers, kind: KeyEventKind) -> KeyEvent {
     KeyEvent { code, modifiers: mods, kind, state: KeyEventState::NONE }
+}
+
+/// What the focused component emits for a terminal event.
+fn emitted(event: Event) -> Option<ask_engine::Event> {
+    Screen::new(None).on(event)
 }
 
 fn press(code: KeyCode, mods: KeyModifiers) -> KeyEvent {
@@ -33,14 +40,29 @@ fn press(code: KeyCode, mods: KeyModifiers) -> KeyEvent {
 #[case::unnamed_key_is_not_recorded(press(KeyCode::CapsLock, KeyModifiers::NONE), None)]
 fn a_terminal_key_becomes_the_engine_key(#[case] key: KeyEvent, #[case] id: Option<&str>) {
     assert_eq!(key_press(&key).map(|k| k.to_string()).as_deref(), id);
-    assert_eq!(convert(&Event::Key(key)).is_some(), id.is_some());
+    let key_id = |e: ask_engine::Event| match e {
+        ask_engine::Event::KeyPressed { key } => key.to_string(),
+        other => panic!("not a key: {other:?}"),
+    };
+    assert_eq!(emitted(Event::Key(key)).map(key_id).as_deref(), id);
 }
 
 #[test]
-fn a_paste_is_one_event_and_focus_changes_are_not_recorded() {
+fn a_paste_is_one_event_a_resize_is_logged_and_focus_changes_are_not_recorded() {
     assert!(matches!(
-        convert(&Event::Paste("a\nb".into())),
+        emitted(Event::Paste("a\nb".into())),
         Some(ask_engine::Event::TextPasted { text }) if text == "a\nb"
     ));
-    assert!(convert(&Event::FocusGained).is_none());
+    assert!(matches!(
+        emitted(Event::Resize(100, 30)),
+        Some(ask_engine::Event::TerminalResized { size }) if (size.width, size.height) == (100, 30)
+    ));
+    assert!(emitted(Event::FocusGained).is_none());
+    assert!(emitted(Event::Mouse(crossterm::event::MouseEvent {
+        kind: crossterm::event::MouseEventKind::Moved,
+        column: 1,
+        row: 1,
+        modifiers: KeyModifiers::NONE,
+    }))
+    .is_none());
 }

@@ -258,3 +258,34 @@ fn a_required_question_is_marked_until_answered() {
     let answered = draw(&raw, FormSource::Tool, "1\ntab", 80, 20);
     assert!(answered.contains("✓ Scope │") && !answered.contains("Scope*"), "{answered}");
 }
+
+/// Issue 12.12: the answer editor wraps on words like the saved text, with no space starting a
+/// continuation line.
+#[test]
+fn the_answer_editor_wraps_on_words() {
+    let text = "Zig because comptime generics are lovely and the build system is in the language";
+    let frame = draw(&form(), FormSource::Tool, &format!("4\ntype \"{text}\""), 40, 24);
+    let rows: Vec<&str> = frame
+        .lines()
+        .skip_while(|l| !l.contains("4. Type your own"))
+        .skip(1)
+        .take_while(|l| !l.trim().is_empty())
+        .collect();
+    assert!(rows.len() >= 3, "the answer takes several lines: {frame}");
+    let joined = rows.iter().map(|r| r.trim()).collect::<Vec<_>>().join(" ");
+    assert_eq!(joined, text, "every word whole, in order: {frame}");
+    assert!(rows.iter().all(|r| r.starts_with("     ") && !r[5..].starts_with(' ')), "no line starts with a space: {frame}");
+}
+
+/// Issue 12.7: `/` filters a long list; the query line stays under the prompt with its count,
+/// and the rows keep their declared numbers.
+#[test]
+fn filtered_long_list() {
+    let names = ["Apple", "Apricot", "Banana", "Blackberry", "Blueberry", "Cherry", "Date", "Fig", "Grape", "Kiwi", "Lemon", "Lime"];
+    let options: Vec<Value> = names.iter().map(|n| json!({"value": n.to_lowercase(), "label": n})).collect();
+    let raw = json!({"questions":[{"id":"f","label":"Fruit","prompt":"Which fruit?","options":options}]});
+    let frame = draw(&raw, FormSource::Tool, "/\ntype \"rr\"", 60, 16);
+    assert!(frame.contains("/ rr  3 of 12 options"), "{frame}");
+    assert!(frame.contains("❯  4. Blackberry") && !frame.contains("Apple"), "{frame}");
+    insta::assert_snapshot!(frame);
+}

@@ -42,9 +42,8 @@ pub fn apply_env(file: &Value, env: Option<HashMap<String, String>>, notices: &m
         && !obj.contains_key("keymaps")
     {
         let defaults = ask_engine::Keymaps::default();
-        let map = ask_engine::Action::ALL
-            .iter()
-            .map(|a| (a.key().to_owned(), Value::String(defaults.get(*a).to_string())));
+        let map = ask_engine::Action::every()
+            .map(|a| (a.key().to_owned(), Value::String(defaults.get(a).to_string())));
         obj.insert("keymaps".into(), Value::Object(map.collect()));
     }
     let mut builder = Config::builder().add_source(File::from_str(&base.to_string(), FileFormat::Json));

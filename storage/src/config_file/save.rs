@@ -77,9 +77,8 @@ fn complete(obj: &mut Map<String, Value>, behaviour: &Behaviour) {
 pub fn write_defaults(path: &Path) -> std::io::Result<()> {
     let mut obj = Map::new();
     complete(&mut obj, &Behaviour::default());
-    let keymaps: Map<String, Value> = ask_engine::Action::ALL
-        .iter()
-        .map(|a| (a.key().to_owned(), Value::String(ask_engine::Keymaps::default().get(*a).to_string())))
+    let keymaps: Map<String, Value> = ask_engine::Action::every()
+        .map(|a| (a.key().to_owned(), Value::String(ask_engine::Keymaps::default().get(a).to_string())))
         .collect();
     obj.insert("keymaps".into(), Value::Object(keymaps));
     let store = serde_json::to_value(super::StoreSettings::default()).map_err(std::io::Error::other)?;

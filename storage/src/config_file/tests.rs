@@ -117,7 +117,7 @@ fn spec6_version_1_is_migrated_keeping_every_value() {
 #[case::ctl("ctl+k", "ctrl+k")]
 #[case::option("option+k", "alt+k")]
 #[case::cmd("cmd+k", "super+k")]
-#[case::pgup("pgup", "pageUp")]
+#[case::pgup("ctrl+pgup", "ctrl+pageUp")]
 fn spec6_key_id_aliases(#[case] alias: &str, #[case] canonical: &str) {
     let dir = tempfile::tempdir().unwrap();
     let keymaps = json!({"cancel": "ctrl+g", "dismiss": "ctrl+c", "toggle": "space", "confirm": alias, "optionNote": "n", "questionNote": "shift+n"});

@@ -2,16 +2,16 @@
 
 use std::sync::Arc;
 
-use ask_engine::{Behaviour, Event, KeyPress, Keymaps, Origin, Settings, Size};
+use ask_engine::{Action, Behaviour, Event, KeyPress, Keymaps, Origin, Settings, Size};
 use ask_schema::{Form, FormSource, OptionItem, Question, QuestionType};
 
 use super::DecodeError;
-use super::v1::{BehaviourV1, FormV1, KeymapsV1, OptionV1, OriginV1, QuestionV1, SettingsV1, SizeV1};
-use super::v2::EventV2;
+use super::v1::{BehaviourV1, FormV1, KeymapsV1, OptionV1, OriginV1, QuestionV1, SizeV1};
+use super::v3::{EventV3, SettingsV3};
 
-pub fn to_wire(event: &Event) -> EventV2 {
+pub fn to_wire(event: &Event) -> EventV3 {
     match event {
-        Event::FlowOpened { form, settings, origin, size, notices } => EventV2::FlowOpened {
+        Event::FlowOpened { form, settings, origin, size, notices } => EventV3::FlowOpened {
             form: form_to_wire(form),
             settings: settings_to_wire(settings),
             origin: OriginV1 {
@@ -21,40 +21,40 @@ pub fn to_wire(event: &Event) -> EventV2 {
             size: size_to_wire(*size),
             notices: notices.clone(),
         },
-        Event::KeyPressed { key } => EventV2::KeyPressed { key: key.to_string() },
-        Event::TextPasted { text } => EventV2::TextPasted { text: text.clone() },
-        Event::TerminalResized { size } => EventV2::TerminalResized { size: size_to_wire(*size) },
+        Event::KeyPressed { key } => EventV3::KeyPressed { key: key.to_string() },
+        Event::TextPasted { text } => EventV3::TextPasted { text: text.clone() },
+        Event::TerminalResized { size } => EventV3::TerminalResized { size: size_to_wire(*size) },
         Event::SettingsChanged { settings, notices } => {
-            EventV2::SettingsChanged { settings: settings_to_wire(settings), notices: notices.clone() }
+            EventV3::SettingsChanged { settings: settings_to_wire(settings), notices: notices.clone() }
         }
         Event::SettingsSaveFailed { settings, message } => {
-            EventV2::SettingsSaveFailed { settings: settings_to_wire(settings), message: message.clone() }
+            EventV3::SettingsSaveFailed { settings: settings_to_wire(settings), message: message.clone() }
         }
         Event::CompletionsOffered { query, items } => {
-            EventV2::CompletionsOffered { query: query.clone(), items: items.clone() }
+            EventV3::CompletionsOffered { query: query.clone(), items: items.clone() }
         }
     }
 }
 
-pub fn from_wire(event: EventV2) -> Result<Event, DecodeError> {
+pub fn from_wire(event: EventV3) -> Result<Event, DecodeError> {
     Ok(match event {
-        EventV2::FlowOpened { form, settings, origin, size, notices } => Event::FlowOpened {
+        EventV3::FlowOpened { form, settings, origin, size, notices } => Event::FlowOpened {
             form: Arc::new(form_from_wire(form)?),
             settings: settings_from_wire(&settings)?,
             origin: Origin { source: source_from_name(&origin.source)?, command: origin.command },
             size: size_from_wire(size),
             notices,
         },
-        EventV2::KeyPressed { key } => Event::KeyPressed { key: key_from_wire(&key)? },
-        EventV2::TextPasted { text } => Event::TextPasted { text },
-        EventV2::TerminalResized { size } => Event::TerminalResized { size: size_from_wire(size) },
-        EventV2::SettingsChanged { settings, notices } => {
+        EventV3::KeyPressed { key } => Event::KeyPressed { key: key_from_wire(&key)? },
+        EventV3::TextPasted { text } => Event::TextPasted { text },
+        EventV3::TerminalResized { size } => Event::TerminalResized { size: size_from_wire(size) },
+        EventV3::SettingsChanged { settings, notices } => {
             Event::SettingsChanged { settings: settings_from_wire(&settings)?, notices }
         }
-        EventV2::SettingsSaveFailed { settings, message } => {
+        EventV3::SettingsSaveFailed { settings, message } => {
             Event::SettingsSaveFailed { settings: settings_from_wire(&settings)?, message }
         }
-        EventV2::CompletionsOffered { query, items } => Event::CompletionsOffered { query, items },
+        EventV3::CompletionsOffered { query, items } => Event::CompletionsOffered { query, items },
     })
 }
 
@@ -89,10 +89,10 @@ fn key_from_wire(id: &str) -> Result<KeyPress, DecodeError> {
     KeyPress::parse(id).map_err(|e| malformed(format!("key {id:?}: {e}")))
 }
 
-fn settings_to_wire(s: &Settings) -> SettingsV1 {
+fn settings_to_wire(s: &Settings) -> SettingsV3 {
     let b = &s.behaviour;
     let k = &s.keymaps;
-    SettingsV1 {
+    SettingsV3 {
         behaviour: BehaviourV1 {
             auto_submit_when_answered_without_notes: b.auto_submit_when_answered_without_notes,
             confirm_dismiss_when_dirty: b.confirm_dismiss_when_dirty,
@@ -107,13 +107,17 @@ fn settings_to_wire(s: &Settings) -> SettingsV1 {
             option_note: k.option_note.to_string(),
             question_note: k.question_note.to_string(),
         },
+        keymap_extensions: Action::EXTENSIONS
+            .iter()
+            .map(|a| (a.key().to_owned(), k.get(*a).to_string()))
+            .collect(),
     }
 }
 
-fn settings_from_wire(s: &SettingsV1) -> Result<Settings, DecodeError> {
+fn settings_from_wire(s: &SettingsV3) -> Result<Settings, DecodeError> {
     let b = &s.behaviour;
     let k = &s.keymaps;
-    Ok(Settings {
+    let mut settings = Settings {
         behaviour: Behaviour {
             auto_submit_when_answered_without_notes: b.auto_submit_when_answered_without_notes,
             confirm_dismiss_when_dirty: b.confirm_dismiss_when_dirty,
@@ -127,8 +131,14 @@ fn settings_from_wire(s: &SettingsV1) -> Result<Settings, DecodeError> {
             confirm: key_from_wire(&k.confirm)?,
             option_note: key_from_wire(&k.option_note)?,
             question_note: key_from_wire(&k.question_note)?,
+            ..Keymaps::default()
         },
-    })
+    };
+    for (name, id) in &s.keymap_extensions {
+        let action = Action::from_key(name).ok_or_else(|| malformed(format!("unknown keymap {name:?}")))?;
+        settings.keymaps.set(action, key_from_wire(id)?);
+    }
+    Ok(settings)
 }
 
 fn form_to_wire(form: &Form) -> FormV1 {

@@ -12,7 +12,7 @@
 //!
 //! let key = Event::key(KeyPress::parse("shift+n").unwrap());
 //! let bytes = encode(&key).unwrap();
-//! assert_eq!(bytes, br#"{"type":"KeyPressed","key":"shift+n","v":2}"#);
+//! assert_eq!(bytes, br#"{"type":"KeyPressed","key":"shift+n","v":3}"#);
 //! assert_eq!(decode(&bytes).unwrap(), key);
 //! // A version-1 line (no "v") still reads.
 //! assert_eq!(decode(br#"{"type":"KeyPressed","key":"shift+n"}"#).unwrap(), key);
@@ -21,12 +21,13 @@
 mod convert;
 pub mod v1;
 pub mod v2;
+pub mod v3;
 
 use ask_engine::Event;
 use serde::{Deserialize, Serialize};
 
 /// The event encoding version this build writes.
-pub const EVENT_VERSION: u32 = 2;
+pub const EVENT_VERSION: u32 = 3;
 
 /// The header line of an exported log file names this format.
 pub const LOG_FORMAT: &str = "ask-user-log";
@@ -72,13 +73,14 @@ pub fn encode(event: &Event) -> Result<Vec<u8>, EncodeError> {
 pub fn decode(bytes: &[u8]) -> Result<Event, DecodeError> {
     let malformed = |e: serde_json::Error| DecodeError::Malformed(e.to_string());
     // Fast path: this build always writes the version last, so its own lines parse once.
-    if bytes.ends_with(br#","v":2}"#) {
+    if bytes.ends_with(br#","v":3}"#) {
         return convert::from_wire(serde_json::from_slice(bytes).map_err(malformed)?);
     }
     let Version { v } = serde_json::from_slice(bytes).map_err(malformed)?;
-    let wire: v2::EventV2 = match v.unwrap_or(1) {
-        1 => serde_json::from_slice::<v1::EventV1>(bytes).map_err(malformed)?.into(),
-        2 => serde_json::from_slice(bytes).map_err(malformed)?,
+    let wire: v3::EventV3 = match v.unwrap_or(1) {
+        1 => v2::EventV2::from(serde_json::from_slice::<v1::EventV1>(bytes).map_err(malformed)?).into(),
+        2 => serde_json::from_slice::<v2::EventV2>(bytes).map_err(malformed)?.into(),
+        3 => serde_json::from_slice(bytes).map_err(malformed)?,
         0 => return Err(DecodeError::Malformed("event version 0".to_owned())),
         newer => return Err(DecodeError::Newer(newer)),
     };

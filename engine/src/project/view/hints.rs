@@ -11,7 +11,16 @@ impl FlowState {
     pub(super) fn hints(&self) -> Vec<Hint> {
         let km = &self.settings.keymaps;
         if self.overlay.is_some() {
-            return vec![hint("↑↓", "move"), hint("Enter/Space", "toggle"), hint("Esc", "close")];
+            // Every key that closes it (issue 12.27); the overlay's keys are fixed (D29).
+            return vec![hint("↑↓", "move"), hint("Enter/Space", "toggle"), hint("Esc/?/Ctrl+C", "close")];
+        }
+        if self.completion.as_ref().is_some_and(|c| !c.items.is_empty()) {
+            // The `@` list takes these keys while it is open (issue 12.27).
+            return vec![
+                hint("↑↓", "choose"),
+                hint(format!("{}/Tab", km.confirm.label()), "insert"),
+                hint(km.cancel.label(), "close list"),
+            ];
         }
         if let Some(editor) = &self.editor {
             let save = match editor.target {
@@ -23,6 +32,16 @@ impl FlowState {
                 hint(km.cancel.label(), "close"),
                 hint("Alt+Enter", "newline"),
                 hint(km.dismiss.label(), "dismiss"),
+            ];
+        }
+        if let Some(filter) = &self.filter
+            && filter.editing
+        {
+            return vec![
+                hint("type", "filter"),
+                hint("↑↓", "move"),
+                hint(km.confirm.label(), "keep filter"),
+                hint(km.cancel.label(), "clear filter"),
             ];
         }
         if self.on_review() {
@@ -47,9 +66,26 @@ impl FlowState {
             hint(km.option_note.label(), "option note"),
             hint(km.question_note.label(), "question note"),
             hint("Tab", "next tab"),
-            hint(km.cancel.label(), "cancel"),
-            hint("?", "settings"),
         ]);
+        if self.filter.is_some() {
+            hints.push(hint(km.cancel.label(), "clear filter"));
+        } else {
+            // The filter is offered where the rows are many: past the digit keys, or more
+            // than a screen holds.
+            let rows = self.custom_row_of_current();
+            if rows > 0 && (rows > 9 || rows + 10 > usize::from(self.size.height)) {
+                hints.push(hint(km.filter.label(), "filter"));
+            }
+            hints.push(hint(km.cancel.label(), "cancel"));
+        }
+        hints.push(hint("?", "settings"));
         hints
+    }
+}
+
+impl FlowState {
+    /// Declared rows on the active question (0 on the review tab).
+    fn custom_row_of_current(&self) -> usize {
+        self.current().map_or(0, |(q, _)| q.declared_rows())
     }
 }

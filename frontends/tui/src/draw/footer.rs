@@ -1,6 +1,7 @@
 //! The dirty-dismiss warning and the key hints, wrapped at separators.
 
 use ask_engine::ViewModel;
+use ask_engine::project::view::Hint;
 use tuirealm::ratatui::Frame;
 use tuirealm::ratatui::layout::Rect;
 use tuirealm::ratatui::text::{Line, Span};
@@ -22,27 +23,51 @@ pub fn lines(view: &ViewModel, max: usize) -> Vec<Line<'static>> {
         out.extend(wrap(w, max).into_iter().map(|l| Line::styled(l, style::warning())));
     }
     let Some(hints) = &view.footer else { return out };
-    let mut line: Vec<Span<'static>> = Vec::new();
-    let mut used = 0;
-    for h in hints {
-        let w = width(&h.key) + 1 + width(&h.action);
-        let sep = if line.is_empty() { 0 } else { 3 };
-        if used + sep + w > max && !line.is_empty() {
-            out.push(Line::from(std::mem::take(&mut line)));
-            used = 0;
+    for row in hint_rows(hints, max) {
+        let mut line: Vec<Span<'static>> = Vec::new();
+        for h in row {
+            if !line.is_empty() {
+                line.push(Span::styled(" · ", style::dim()));
+            }
+            line.push(Span::styled(h.key.clone(), style::accent()));
+            line.push(Span::styled(format!(" {}", h.action), style::dim()));
         }
-        if !line.is_empty() {
-            line.push(Span::styled(" · ", style::dim()));
-            used += 3;
-        }
-        line.push(Span::styled(h.key.clone(), style::accent()));
-        line.push(Span::styled(format!(" {}", h.action), style::dim()));
-        used += w;
-    }
-    if !line.is_empty() {
         out.push(Line::from(line));
     }
     out
+}
+
+/// How many lines the key hints take at `max` cells (the layout asks before anything is built).
+pub fn hint_lines(view: &ViewModel, max: usize) -> usize {
+    view.footer.as_ref().map_or(0, |hints| hint_rows(hints, max).count())
+}
+
+/// The hints in rows of at most `max` cells, ` · ` between them.
+fn hint_rows(hints: &[Hint], max: usize) -> impl Iterator<Item = &[Hint]> {
+    let mut rest = hints;
+    std::iter::from_fn(move || {
+        if rest.is_empty() {
+            return None;
+        }
+        let mut used = 0;
+        let mut n = 0;
+        for h in rest {
+            let w = width(&h.key) + 1 + width(&h.action) + if n == 0 { 0 } else { 3 };
+            if used + w > max && n > 0 {
+                break;
+            }
+            used += w;
+            n += 1;
+        }
+        let (row, tail) = rest.split_at(n);
+        rest = tail;
+        Some(row)
+    })
+}
+
+/// How many of the footer's first lines are the notice and the warning (never dropped).
+pub fn warning_lines(view: &ViewModel, max: usize) -> usize {
+    usize::from(view.notice.is_some()) + view.warning.as_ref().map_or(0, |w| wrap(w, max).len())
 }
 
 pub fn render(frame: &mut Frame, area: Rect, lines: Vec<Line<'static>>) {

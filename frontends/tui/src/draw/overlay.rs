@@ -40,7 +40,7 @@ pub fn render(frame: &mut Frame, area: Rect, o: &OverlayView, config_path: Optio
         body.wrapped(n, 0, inner_w, style::error());
     }
     body.blank();
-    body.wrapped("↑↓ move · Enter/Space toggle · Esc close", 0, inner_w, style::dim());
+    body.wrapped("↑↓ move · Enter/Space toggle · Esc/?/Ctrl+C close", 0, inner_w, style::dim());
     let height = (body.len() as u16 + 2).min(area.height);
     let rect = Rect {
         x: area.x + (area.width.saturating_sub(width)) / 2,

@@ -7,38 +7,21 @@ use tuirealm::ratatui::layout::{Position, Rect};
 use tuirealm::ratatui::text::{Line, Span};
 use tuirealm::ratatui::widgets::Block;
 
+use crate::layout::QuestionAreas;
+
 use super::lines::Lines;
 use crate::style;
 use crate::text::{sanitize, shown, wrap};
 
-/// Wide enough for the preview pane beside the options.
-const SIDE_BY_SIDE: u16 = 90;
-
-pub fn render(frame: &mut Frame, area: Rect, q: &QuestionView) {
-    // The prompt and the question note stay put above the options, across the full width (also
-    // over a side-by-side preview): scrolling a long list never hides what is being asked. The
-    // head takes at most half of a short screen; the options get the rest.
-    let head = head_lines(q, area.width as usize);
-    let head_height = (head.len() as u16).min((area.height / 2).max(1)).min(area.height);
-    draw_lines(frame, Rect { height: head_height, ..area }, head);
-    let area = Rect { y: area.y + head_height, height: area.height - head_height, ..area };
+/// Draws a question into the areas [`crate::layout`] gave it. The prompt and the question note
+/// stay put above the options, across the full width (also over a side-by-side preview):
+/// scrolling a long list never hides what is being asked.
+pub fn render(frame: &mut Frame, areas: &QuestionAreas, q: &QuestionView) {
+    draw_lines(frame, areas.head, head_lines(q, areas.head.width as usize));
     let preview = q.preview.as_ref();
-    let (list_area, preview_area) = match preview {
-        Some(_) if area.width >= SIDE_BY_SIDE => {
-            let left = area.width * 45 / 100;
-            (
-                Rect { width: left, ..area },
-                Some(Rect { x: area.x + left + 1, width: area.width - left - 1, ..area }),
-            )
-        }
-        Some(_) if area.height >= 12 => {
-            let top = area.height / 2;
-            (Rect { height: top, ..area }, Some(Rect { y: area.y + top, height: area.height - top, ..area }))
-        }
-        _ => (area, None),
-    };
-    let list = question_lines(q, list_area.width as usize, list_area.height as usize);
-    draw_list(frame, list_area, list, q.rows.len());
+    let (list_area, preview_area) = (areas.list, areas.preview);
+    let list = question_lines(q, list_area.width as usize, list_area.height as usize, areas.descriptions);
+    draw_list(frame, list_area, list, q.cursor, q.rows.len());
     if let (Some(p), Some(pa)) = (preview, preview_area) {
         let title = format!(" {} ", sanitize(shown(&p.label, pa.width as usize, 1), false));
         let inner = Block::bordered().inner(pa);
@@ -101,6 +84,19 @@ pub fn draw_lines(frame: &mut Frame, area: Rect, lines: Lines) {
     super::put_lines(frame, area, visible);
 }
 
+/// Lines the pinned head takes at `width`.
+pub fn head_height(q: &QuestionView, width: usize) -> usize {
+    head_lines(q, width).len()
+}
+
+/// Lines the option list takes at `width`, laying out at most `cap` of them.
+pub fn list_height(q: &QuestionView, width: usize, cap: usize, descriptions: bool) -> usize {
+    if q.rows.len() > cap {
+        return cap; // every row takes a line at least
+    }
+    question_lines(q, width, cap, descriptions).lines.len()
+}
+
 /// The pinned head of a question: its prompt, its note (or the note's editor), a blank line.
 fn head_lines(q: &QuestionView, max: usize) -> Lines {
     let mut out = Lines::default();
@@ -112,8 +108,28 @@ fn head_lines(q: &QuestionView, max: usize) -> Lines {
     } else if !q.note.is_empty() {
         out.wrapped(&format!("✎ {}", q.note), 0, max, style::note());
     }
+    if let Some(f) = &q.filter {
+        filter_line(&mut out, f, max);
+    }
     out.blank();
     out
+}
+
+/// `/ query   3 of 60` under the prompt; the terminal cursor at the query's end while typing.
+fn filter_line(out: &mut Lines, f: &ask_engine::project::view::FilterView, max: usize) {
+    let query = sanitize(&f.query, false);
+    let count = format!("  {} of {} options", f.matches, f.options);
+    let room = max.saturating_sub(2 + crate::text::width(&count)).max(1);
+    let shown = crate::text::truncate(&query, room);
+    if f.editing {
+        out.cursor = Some((out.len(), 2 + crate::text::width(&shown)));
+    }
+    let query_style = if f.editing { style::accent() } else { style::bold() };
+    out.push(vec![
+        Span::styled("/ ", style::accent()),
+        Span::styled(shown, query_style),
+        Span::styled(count, style::dim()),
+    ]);
 }
 
 /// The laid-out part of an option list.
@@ -127,7 +143,7 @@ struct ListLines {
 
 /// The option rows of a question. Only rows that can be on screen are laid out: every row
 /// takes at least one line, so rows more than `height` away from the cursor row never show.
-fn question_lines(q: &QuestionView, max: usize, height: usize) -> ListLines {
+fn question_lines(q: &QuestionView, max: usize, height: usize, descriptions: bool) -> ListLines {
     let mut out = Lines::default();
     let first = q.cursor.saturating_sub(height);
     if q.freeform {
@@ -147,7 +163,7 @@ fn question_lines(q: &QuestionView, max: usize, height: usize) -> ListLines {
             };
             custom_row(&mut out, Some(row), numbered, max)
         } else {
-            option_row(&mut out, row, q, i, max, height)
+            option_row(&mut out, row, q, i, max, height, descriptions)
         }
         if i == q.cursor {
             out.focus = Some((start, out.len().saturating_sub(1)));
@@ -157,8 +173,9 @@ fn question_lines(q: &QuestionView, max: usize, height: usize) -> ListLines {
 }
 
 /// Draws an option list scrolled to its cursor, with `↑ N more` / `↓ N more · PgDn` rows when
-/// options are out of sight (issue 12.6); the marker rows never cover the cursor's row.
-fn draw_list(frame: &mut Frame, area: Rect, list: ListLines, total_rows: usize) {
+/// options are out of sight (issue 12.6); the marker rows never cover the cursor's row. Two rows
+/// keep one marker (what is below first); a single row ends in `k/N` (issue 12.24).
+fn draw_list(frame: &mut Frame, area: Rect, list: ListLines, cursor_row: usize, total_rows: usize) {
     let height = area.height as usize;
     let (mut above_row, mut below_row) = (false, false);
     let (mut top, mut above, mut below) = (0, 0, 0);
@@ -168,7 +185,11 @@ fn draw_list(frame: &mut Frame, area: Rect, list: ListLines, total_rows: usize) 
         above = list.first + list.starts.iter().filter(|&&s| s < top).count();
         let shown = list.starts.iter().filter(|&&s| s < top + room).count();
         below = total_rows.saturating_sub(list.first + shown);
-        let wanted = (height >= 4 && above > 0, height >= 4 && below > 0);
+        let wanted = match height {
+            0 | 1 => (false, false),
+            2 => (above > 0 && below == 0, below > 0),
+            _ => (above > 0, below > 0),
+        };
         if wanted == (above_row, below_row) {
             break;
         }
@@ -194,6 +215,13 @@ fn draw_list(frame: &mut Frame, area: Rect, list: ListLines, total_rows: usize) 
         frame.set_cursor_position(Position { x: body.x + c as u16, y: body.y + (l - top) as u16 });
     }
     super::put_lines(frame, body, lines.get(top..).unwrap_or_default());
+    if height == 1 && above + below > 0 {
+        let text = format!(" {}/{total_rows}", cursor_row + 1);
+        let w = (text.len() as u16).min(area.width);
+        let at = Rect { x: area.x + area.width - w, width: w, height: 1, ..area };
+        frame.buffer_mut().set_style(at, style::dim());
+        super::put_lines(frame, at, &[marker(text)]);
+    }
 }
 
 fn pointer(on: bool) -> Span<'static> {
@@ -202,7 +230,7 @@ fn pointer(on: bool) -> Span<'static> {
 
 /// Row numbers are right-aligned in a column as wide as the largest (issue 12.9).
 fn number_width(q: &QuestionView) -> usize {
-    q.rows.len().to_string().len()
+    q.rows.last().map_or(1, |r| r.number.to_string().len())
 }
 
 /// `  12. [x] ` — pointer, right-aligned number, and on multi questions the box.
@@ -215,7 +243,15 @@ fn row_head(here: bool, number: usize, digits: usize, multi: Option<bool>) -> (V
     (head, 2 + digits + 2 + if multi.is_some() { 4 } else { 0 })
 }
 
-fn option_row(out: &mut Lines, row: &RowView, q: &QuestionView, i: usize, max: usize, height: usize) {
+fn option_row(
+    out: &mut Lines,
+    row: &RowView,
+    q: &QuestionView,
+    i: usize,
+    max: usize,
+    height: usize,
+    descriptions: bool,
+) {
     let here = i == q.cursor;
     let multi = (q.kind == QuestionType::Multi).then_some(row.selected);
     let (mut head, indent) = row_head(here, row.number, number_width(q), multi);
@@ -241,7 +277,7 @@ fn option_row(out: &mut Lines, row: &RowView, q: &QuestionView, i: usize, max: u
             out.push(vec![Span::raw(" ".repeat(indent)), Span::styled(part, label_style)]);
         }
     }
-    if let Some(d) = &row.description {
+    if let Some(d) = row.description.as_ref().filter(|_| descriptions) {
         out.wrapped(d, indent, max, style::dim());
     }
     if let Some(e) = &row.editor {

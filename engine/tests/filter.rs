@@ -1,0 +1,94 @@
+//! Type-to-filter on long option lists (issue 12.7): the filter key opens a query line, rows
+//! that do not hold the text are hidden, the cursor moves among the rows shown, Esc clears,
+//! and the result's indices stay the declared positions.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+mod common;
+
+use ask_engine::Settings;
+use ask_engine::project::view::Body;
+use rstest::rstest;
+use serde_json::{Value, json};
+
+/// One single question with twelve fruits (declared order) and one multi question.
+fn fruits() -> Value {
+    let names = ["Apple", "Apricot", "Banana", "Blackberry", "Blueberry", "Cherry", "Date", "Fig", "Grape", "Kiwi", "Lemon", "Lime"];
+    let options: Vec<Value> = names.iter().map(|n| json!({"value": n.to_lowercase(), "label": n})).collect();
+    json!({"questions":[
+        {"id":"fruit","prompt":"Which fruit?","options":options},
+        {"id":"many","prompt":"Which ones?","type":"multi","options":options}]})
+}
+
+/// The labels of the rows shown on the active question, the highlighted one marked `>`.
+fn shown(script: &str) -> Vec<String> {
+    let (state, _) = common::run_with(&fruits(), script, Settings::default());
+    let Body::Question(q) = state.view().body else { panic!("on a question") };
+    q.rows
+        .iter()
+        .enumerate()
+        .map(|(i, r)| format!("{}{}", if i == q.cursor { ">" } else { "" }, r.label))
+        .collect()
+}
+
+#[rstest]
+#[case::typing_hides_rows_that_do_not_match("/\ntype \"berry\"", &[">Blackberry", "Blueberry", "Type your own"])]
+#[case::case_is_ignored("/\ntype \"AP\"", &[">Apple", "Apricot", "Grape", "Type your own"])]
+#[case::down_moves_among_the_rows_shown("/\ntype \"berry\"\ndown", &["Blackberry", ">Blueberry", "Type your own"])]
+#[case::backspace_widens_again_and_the_cursor_stays("/\ntype \"lemo\"\nbackspace\nbackspace", &["Apple", ">Lemon", "Type your own"])]
+#[case::no_match_leaves_the_custom_row_without_opening_it("/\ntype \"zzz\"", &[">Type your own"])]
+#[case::escape_clears_the_filter("/\ntype \"berry\"\nesc", &["Apple", "Apricot", "Banana", ">Blackberry", "Blueberry", "Cherry", "Date", "Fig", "Grape", "Kiwi", "Lemon", "Lime", "Type your own"])]
+#[case::enter_keeps_the_filter_and_arrows_still_skip("/\ntype \"rr\"\nenter\ndown", &["Blackberry", ">Blueberry", "Cherry", "Type your own"])]
+fn spec12_7_filter_rows(#[case] script: &str, #[case] rows: &[&str]) {
+    assert_eq!(shown(script), rows);
+}
+
+#[test]
+fn spec12_7_the_result_keeps_declared_indices() {
+    let (state, _) = common::run_with(&fruits(), "/\ntype \"berry\"\ndown\nenter\nenter", Settings::default());
+    assert!(state.filter().is_none(), "the filter goes with the tab");
+    let (state, _) = common::run_with(
+        &fruits(),
+        "/\ntype \"berry\"\ndown\nenter\nenter\n/\ntype \"rr\"\nenter\nspace\ndown\nspace\ntab\nenter",
+        Settings::default(),
+    );
+    let details = common::details(&state);
+    assert_eq!(details["answers"]["fruit"]["values"], json!(["blueberry"]), "{details}");
+    assert_eq!(details["answers"]["fruit"]["indices"], json!([5]), "Blueberry is declared fifth");
+    assert_eq!(details["answers"]["many"]["indices"], json!([4, 5]), "Blackberry and Blueberry: {details}");
+}
+
+#[test]
+fn spec12_7_escape_after_keeping_clears_before_it_cancels() {
+    let (state, _) = common::run_with(&fruits(), "/\ntype \"li\"\nenter\nesc", Settings::default());
+    assert!(state.outcome().is_none() && state.filter().is_none());
+    let (state, _) = common::run_with(&fruits(), "/\ntype \"li\"\nenter\nesc\nesc", Settings::default());
+    assert!(state.outcome().is_some(), "the next Esc cancels as always");
+}
+
+#[test]
+fn spec12_7_digits_and_letters_go_to_the_query_while_typing() {
+    // `n` would open an option note and `2` would select row 2 without the query line.
+    assert_eq!(shown("/\ntype \"n\""), [">Banana", "Lemon", "Type your own"]);
+    let (state, _) = common::run_with(&fruits(), "/\n2", Settings::default());
+    assert_eq!(state.filter().unwrap().query, "2");
+    assert!(state.editor().is_none());
+}
+
+#[test]
+fn spec12_7_the_filter_key_is_configurable() {
+    let settings = common::with(|s| s.keymaps.filter = ask_engine::KeyPress::parse("ctrl+f").unwrap());
+    let (state, _) = common::run_with(&fruits(), "ctrl+f\ntype \"kiw\"", settings);
+    assert_eq!(state.filter().unwrap().query, "kiw");
+    let (state, _) = common::run_with(&fruits(), "/", settings);
+    assert!(state.filter().is_none());
+}
+
+#[test]
+fn spec12_7_the_footer_offers_the_filter_on_a_long_list() {
+    let (state, _) = common::run_with(&fruits(), "", Settings::default());
+    let hints: Vec<String> = state.view().footer.unwrap().iter().map(|h| format!("{} {}", h.key, h.action)).collect();
+    assert!(hints.contains(&"/ filter".to_owned()), "{hints:?}");
+    let (state, _) = common::run_with(&fruits(), "/", Settings::default());
+    let hints: Vec<String> = state.view().footer.unwrap().iter().map(|h| format!("{} {}", h.key, h.action)).collect();
+    assert_eq!(hints, ["type filter", "↑↓ move", "Enter keep filter", "Esc clear filter"]);
+}

@@ -1,0 +1,183 @@
+//! Where each part of the screen goes: a pure function of the area and the view model, and the
+//! policy for what gives way when rows run out (issue 12.24). When everything does not fit,
+//! footer hints go first (one line at a time), then the blank spacer rows, then option
+//! descriptions. The prompt's first line and the cursor's row are never dropped; an option list
+//! that still does not fit scrolls, with "↑ N more" / "↓ N more" (or "k/N") markers.
+
+use ask_engine::ViewModel;
+use ask_engine::project::view::{Body, QuestionView};
+use tuirealm::ratatui::layout::{Constraint, Layout, Rect};
+
+use crate::draw::{footer, header, question};
+
+/// Wide enough for the preview pane beside the options.
+const SIDE_BY_SIDE: u16 = 90;
+/// Tall enough for the preview pane under the options when it cannot go beside them.
+const STACKED: u16 = 12;
+/// Rows an option list keeps when the screen is short: the cursor's row and both markers.
+const LIST_MIN: u16 = 3;
+
+/// The laid-out screen.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Areas {
+    pub header: Rect,
+    /// The question or the review tab.
+    pub body: Rect,
+    /// Notices and warnings first, then as many hint lines as the policy kept.
+    pub footer: Rect,
+    /// On a question tab: its parts.
+    pub question: Option<QuestionAreas>,
+}
+
+/// The parts of a question tab.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct QuestionAreas {
+    /// The pinned prompt and question note.
+    pub head: Rect,
+    /// The option rows.
+    pub list: Rect,
+    pub preview: Option<Rect>,
+    /// Whether option descriptions are drawn (the last thing given up before scrolling).
+    pub descriptions: bool,
+}
+
+/// How a candidate arrangement spends the rows.
+#[derive(Clone, Copy)]
+struct Plan {
+    hints: u16,
+    spacers: bool,
+    descriptions: bool,
+}
+
+/// Lays out `area` for `view` (which must be big enough to draw: see [`crate::draw::MIN_WIDTH`]).
+pub fn layout(area: Rect, view: &ViewModel) -> Areas {
+    let width = area.width as usize;
+    let header_h = header::height(view).min(area.height);
+    let fixed = footer::warning_lines(view, width) as u16;
+    let all_hints = footer::hint_lines(view, width) as u16;
+    let question = match &view.body {
+        Body::Question(q) => Some(&**q),
+        Body::Review(_) => None,
+    };
+    // Measured once per frame: the head, and the list with and (only if asked) without its
+    // descriptions, each laid out no further than the screen is tall.
+    let head = question.map_or(0, |q| question::head_height(q, width) as u16);
+    let with_descriptions = question.map(|q| list_needs(q, area.width, area.height, true));
+    let without = std::cell::OnceCell::new();
+    let fits = |plan: Plan| {
+        let (Some(q), Some(with)) = (question, with_descriptions) else { return false };
+        let chrome = header_h + fixed + plan.hints + spacer_rows(plan, fixed);
+        let Some(body) = area.height.checked_sub(chrome) else { return false };
+        let list = if plan.descriptions {
+            with
+        } else {
+            *without.get_or_init(|| list_needs(q, area.width, area.height, false))
+        };
+        head + list <= body
+    };
+    // Give up rows in the policy's order until everything fits; if nothing does, the content
+    // scrolls anyway, and the hints keep at most a third of the screen, as they always had.
+    let mut candidates = (0..=all_hints)
+        .rev()
+        .map(|hints| Plan { hints, spacers: true, descriptions: true })
+        .chain([
+            Plan { hints: 0, spacers: false, descriptions: true },
+            Plan { hints: 0, spacers: false, descriptions: false },
+        ]);
+    let plan = candidates.find(|&p| fits(p)).unwrap_or_else(|| {
+        let room = (area.height / 3).saturating_sub(fixed);
+        Plan { hints: all_hints.min(room), spacers: true, descriptions: true }
+    });
+    let plan = keep_the_essentials(plan, area.height, header_h, fixed, question.is_some());
+    let footer_h = (fixed + plan.hints).min(area.height.saturating_sub(header_h));
+    let spacer = u16::from(plan.spacers);
+    let [header, _, body, _, footer] = Layout::vertical([
+        Constraint::Length(header_h),
+        Constraint::Length(spacer),
+        Constraint::Fill(1),
+        Constraint::Length(if footer_h > 0 { spacer } else { 0 }),
+        Constraint::Length(footer_h),
+    ])
+    .areas(area);
+    let question = question.map(|q| {
+        let list = if plan.descriptions { with_descriptions } else { without.get().copied() };
+        let list = list.unwrap_or_else(|| list_needs(q, area.width, area.height, plan.descriptions));
+        question_areas(body, q, head, list, plan.descriptions)
+    });
+    Areas { header, body, footer, question }
+}
+
+/// Makes sure the prompt's first line and a minimal list still fit after the plan: hints and
+/// spacers give way to them.
+fn keep_the_essentials(
+    mut plan: Plan,
+    height: u16,
+    header_h: u16,
+    fixed: u16,
+    question: bool,
+) -> Plan {
+    // A question keeps its prompt's first line and a minimal list; the review tab its actions.
+    let essential = if question { 1 + LIST_MIN } else { LIST_MIN };
+    let body = |p: Plan| height.saturating_sub(header_h + fixed + p.hints + spacer_rows(p, fixed));
+    if body(plan) >= essential {
+        return plan;
+    }
+    // A screen this short shows the rows themselves, not what describes them.
+    plan.descriptions = false;
+    while body(plan) < essential && plan.hints > 0 {
+        plan.hints -= 1;
+    }
+    if body(plan) < essential {
+        plan.spacers = false;
+    }
+    plan
+}
+
+/// Blank rows a plan spends: under the header, and above the footer when it has lines.
+fn spacer_rows(plan: Plan, fixed: u16) -> u16 {
+    match (plan.spacers, fixed + plan.hints > 0) {
+        (false, _) => 0,
+        (true, footer) => 1 + u16::from(footer),
+    }
+}
+
+/// The parts of a question tab in `body`: the head takes what it needs, up to what leaves the
+/// list its rows (at least half the body when the list is long, and never less than the
+/// prompt's first line).
+fn question_areas(body: Rect, q: &QuestionView, want: u16, list_want: u16, descriptions: bool) -> QuestionAreas {
+    // Everything fits: the head takes what it needs. Otherwise the head keeps at most what
+    // leaves the list its rows, or half the body when the list is long anyway.
+    let room = body.height.saturating_sub(list_want).max(body.height / 2);
+    let most = body.height.saturating_sub(LIST_MIN).max(1);
+    let head_h = want.min(room).min(most).max(1).min(body.height);
+    let [head, rest] = Layout::vertical([Constraint::Length(head_h), Constraint::Fill(1)]).areas(body);
+    let (list, preview) = match q.preview {
+        Some(_) if rest.width >= SIDE_BY_SIDE => {
+            let left = rest.width * 45 / 100;
+            let [list, _, preview] = Layout::horizontal([
+                Constraint::Length(left),
+                Constraint::Length(1),
+                Constraint::Fill(1),
+            ])
+            .areas(rest);
+            (list, Some(preview))
+        }
+        Some(_) if rest.height >= STACKED => {
+            let [list, preview] =
+                Layout::vertical([Constraint::Length(rest.height / 2), Constraint::Fill(1)]).areas(rest);
+            (list, Some(preview))
+        }
+        _ => (rest, None),
+    };
+    QuestionAreas { head, list, preview, descriptions }
+}
+
+/// Rows the whole option list needs in a body `width` columns wide, or more than `cap` when it
+/// cannot fit in `cap` rows (only that much is laid out). A preview beside the list narrows it;
+/// one under the list takes half the rows, so the list needs twice its lines.
+fn list_needs(q: &QuestionView, width: u16, cap: u16, descriptions: bool) -> u16 {
+    let beside = q.preview.is_some() && width >= SIDE_BY_SIDE;
+    let list_width = if beside { width * 45 / 100 } else { width };
+    let need = question::list_height(q, list_width as usize, cap as usize + 1, descriptions) as u16;
+    if q.preview.is_some() && !beside { need.saturating_mul(2) } else { need }
+}

@@ -1,0 +1,95 @@
+//! The layout policy at tight heights (issue 12.24): footer hints give way first, then the
+//! spacer rows, then option descriptions; the prompt and the cursor's row never do, and hidden
+//! rows are always announced.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+mod common;
+
+use std::sync::Arc;
+
+use ask_schema::FormSource;
+use ask_tui::MemoryTerminal;
+use ask_tui::layout::{Areas, layout};
+use rstest::rstest;
+use serde_json::{Value, json};
+use tuirealm::ratatui::layout::Rect;
+
+/// One question: a one-line prompt, four rows (two with descriptions); at 80 columns its hints
+/// take two lines.
+fn form() -> Value {
+    json!({"title":"New service setup","questions":[
+        {"id":"lang","label":"Language","prompt":"Which language should the new service be written in?","options":[
+            {"value":"rust","label":"Rust","description":"Fast, memory safe, single static binary"},
+            {"value":"go","label":"Go","description":"Simple concurrency, quick builds"},
+            {"value":"ts","label":"TypeScript"}]}]})
+}
+
+fn laid_out(raw: &Value, width: u16, height: u16, script: &str) -> (Areas, String) {
+    let mut state = common::opened(raw, FormSource::Tool, width, height, vec![]);
+    common::press(&mut state, script);
+    let view = Arc::new(state.view());
+    let areas = layout(Rect::new(0, 0, width, height), &view);
+    (areas, MemoryTerminal::new(width, height, None).draw(&view))
+}
+
+/// Height → hint lines kept, blank row under the header, descriptions drawn.
+#[rstest]
+#[case::everything_fits(14, 2, true, true)]
+#[case::one_hint_line_goes_first(13, 1, true, true)]
+#[case::then_the_other(12, 0, true, true)]
+#[case::then_the_spacer(10, 0, false, true)]
+#[case::then_the_descriptions(9, 0, false, false)]
+#[case::at_the_smallest_screen(7, 0, true, false)]
+fn rows_give_way_in_the_policys_order(
+    #[case] height: u16,
+    #[case] hints: u16,
+    #[case] spacer: bool,
+    #[case] descriptions: bool,
+) {
+    let (areas, frame) = laid_out(&form(), 80, height, "");
+    let q = areas.question.unwrap();
+    assert_eq!(areas.footer.height, hints, "{frame}");
+    assert_eq!(areas.body.y > areas.header.height, spacer, "{frame}");
+    assert_eq!(q.descriptions, descriptions, "{frame}");
+    assert_eq!(frame.contains("Fast, memory safe"), descriptions, "{frame}");
+    assert!(frame.contains("Which language should"), "the prompt never goes: {frame}");
+    assert!(frame.contains("❯ 1. Rust"), "the cursor's row never goes: {frame}");
+    let all_rows = ["1. Rust", "2. Go", "3. TypeScript", "4. Type your own"].iter().all(|r| frame.contains(r));
+    assert!(all_rows || frame.contains("more") || frame.contains("/4"), "hidden rows are announced: {frame}");
+}
+
+#[rstest]
+#[case(7)]
+#[case(8)]
+#[case(9)]
+#[case(12)]
+fn every_row_is_shown_or_announced_whatever_the_cursor(#[case] height: u16) {
+    for down in 0..4 {
+        let (_, frame) = laid_out(&form(), 40, height, &"down\n".repeat(down));
+        let label = ["Rust", "Go", "TypeScript", "Type your own"][down];
+        assert!(frame.contains(&format!("❯ {}. {label}", down + 1)), "cursor row at {height}: {frame}");
+        let hidden = ["1. Rust", "2. Go", "3. TypeScript", "4. Type your own"].iter().any(|r| !frame.contains(r));
+        assert!(!hidden || frame.contains("more") || frame.contains("/4"), "{frame}");
+    }
+}
+
+#[test]
+fn a_long_list_scrolls_and_keeps_its_hints() {
+    let options: Vec<Value> = (1..=60).map(|i| json!({"value": format!("v{i}"), "label": format!("Option {i}")})).collect();
+    let raw = json!({"questions":[{"id":"a","prompt":"Pick one","options":options}]});
+    let (areas, frame) = laid_out(&raw, 80, 24, "");
+    assert!(areas.footer.height >= 2, "scrolling anyway, the hints stay: {frame}");
+    assert!(areas.question.unwrap().descriptions);
+    assert!(frame.contains("↓ ") && frame.contains(" more"), "{frame}");
+}
+
+#[test]
+fn a_long_prompt_leaves_the_list_its_rows() {
+    let prompt = "Why is this prompt so long? ".repeat(40);
+    let raw = json!({"questions":[{"id":"a","prompt":prompt,"options":[{"value":"x","label":"X"},{"value":"y","label":"Y"}]}]});
+    let (areas, frame) = laid_out(&raw, 40, 16, "");
+    let q = areas.question.unwrap();
+    assert!(q.list.height >= 3, "{q:?}");
+    assert!(frame.contains("Why is this prompt"), "{frame}");
+    assert!(frame.contains("❯ 1. X"), "{frame}");
+}
