@@ -72,5 +72,6 @@ pub use settings::{
     keymaps_from_ids,
 };
 pub use state::{
-    Editor, EditorTarget, ExitAction, Filter, FlowState, Outcome, Overlay, QuestionState, ReviewAction,
+    Change, Editor, EditorTarget, ExitAction, Filter, FlowState, Outcome, Overlay, QuestionState, ReviewAction,
+    UndoStep,
 };

@@ -135,6 +135,10 @@ pub enum Action {
     QuestionNote,
     /// Filter the option rows by typed text (`/`; issue 12.7, an extension).
     Filter,
+    /// Take back the last answer-changing step (`ctrl+z`; issue 13.3, an extension).
+    Undo,
+    /// Do an undone step again (`ctrl+y`; issue 13.3, an extension).
+    Redo,
 }
 
 impl Action {
@@ -158,12 +162,14 @@ impl Action {
             Action::OptionNote => "optionNote",
             Action::QuestionNote => "questionNote",
             Action::Filter => "filter",
+            Action::Undo => "undo",
+            Action::Redo => "redo",
         }
     }
 
     /// Actions beyond the contract's six: optional in a `keymaps` section (a section written
     /// for the contract stays complete), their defaults used when absent.
-    pub const EXTENSIONS: [Action; 1] = [Action::Filter];
+    pub const EXTENSIONS: [Action; 3] = [Action::Filter, Action::Undo, Action::Redo];
 
     /// The contract's actions, then the extensions.
     pub fn every() -> impl Iterator<Item = Action> {
@@ -195,10 +201,24 @@ pub struct Keymaps {
     /// Default `/`. Absent from logs written before it existed: those get the default.
     #[serde(default = "default_filter")]
     pub filter: KeyPress,
+    /// Default `ctrl+z`.
+    #[serde(default = "default_undo")]
+    pub undo: KeyPress,
+    /// Default `ctrl+y` (shift with the undo key redoes too).
+    #[serde(default = "default_redo")]
+    pub redo: KeyPress,
 }
 
 fn default_filter() -> KeyPress {
     KeyPress::plain(KeyCode::Char('/'))
+}
+
+fn default_undo() -> KeyPress {
+    KeyPress::new(KeyCode::Char('z'), Modifiers::CTRL)
+}
+
+fn default_redo() -> KeyPress {
+    KeyPress::new(KeyCode::Char('y'), Modifiers::CTRL)
 }
 
 impl Default for Keymaps {
@@ -211,6 +231,8 @@ impl Default for Keymaps {
             option_note: KeyPress::plain(KeyCode::Char('n')),
             question_note: KeyPress::new(KeyCode::Char('n'), Modifiers::SHIFT),
             filter: default_filter(),
+            undo: default_undo(),
+            redo: default_redo(),
         }
     }
 }
@@ -226,6 +248,8 @@ impl Keymaps {
             Action::OptionNote => self.option_note,
             Action::QuestionNote => self.question_note,
             Action::Filter => self.filter,
+            Action::Undo => self.undo,
+            Action::Redo => self.redo,
         }
     }
 
@@ -239,6 +263,8 @@ impl Keymaps {
             Action::OptionNote => &mut self.option_note,
             Action::QuestionNote => &mut self.question_note,
             Action::Filter => &mut self.filter,
+            Action::Undo => &mut self.undo,
+            Action::Redo => &mut self.redo,
         };
         *slot = key;
     }

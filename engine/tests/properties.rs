@@ -70,6 +70,10 @@ const KEYS: &[&str] = &[
     "ctrl+w",
     "ctrl+u",
     "alt+b",
+    "/",
+    "ctrl+z",
+    "ctrl+y",
+    "ctrl+shift+z",
 ];
 
 fn event() -> impl Strategy<Value = Event> {
@@ -144,6 +148,46 @@ proptest! {
         // The log is the truth: folding it again gives the state held live.
         let replayed = FlowState::replay(std::iter::once(&opened).chain(&events));
         prop_assert_eq!(replayed, state);
+    }
+
+    /// Issue 13.3: undoing every step gives back a form with nothing saved, and redoing them
+    /// all gives back the answers there were — whatever keys made them.
+    #[test]
+    fn undo_takes_every_step_back_and_redo_does_them_again(raw in payload(), events in prop::collection::vec(event(), 0..120)) {
+        let mut state = FlowState::default();
+        state.apply(&common::opened(common::form_of(&raw), Settings::default()));
+        // The keys up to the one that would end the form.
+        for e in &events {
+            let mut next = state.clone();
+            next.apply(e);
+            if next.outcome().is_some() {
+                break;
+            }
+            state = next;
+        }
+        // Close the overlay and any editor (Esc saves its draft: one more step).
+        for _ in 0..2 {
+            if state.overlay().is_some() || state.editor().is_some() {
+                state.apply(&Event::key(KeyPress::parse("esc").unwrap()));
+            }
+        }
+        // A finished form takes no keys; auto-submit may (rightly) send the form as soon as an
+        // undo leaves it answered without notes.
+        prop_assume!(state.outcome().is_none() && state.editor().is_none() && state.overlay().is_none());
+        prop_assume!(!state.settings().behaviour.auto_submit_when_answered_without_notes);
+        let answers: Vec<_> = state.questions().iter().map(|q| (q.selected_indices().collect::<Vec<_>>(), q.custom_text().to_owned(), q.note().to_owned())).collect();
+        let mut steps = 0;
+        while state.last_step().is_some() {
+            state.apply(&Event::key(KeyPress::parse("ctrl+z").unwrap()));
+            steps += 1;
+            prop_assert!(steps <= events.len(), "undo ends");
+        }
+        prop_assert!(state.questions().iter().all(|q| !q.has_anything()), "{:?}", state.questions());
+        for _ in 0..steps {
+            state.apply(&Event::key(KeyPress::parse("ctrl+y").unwrap()));
+        }
+        let again: Vec<_> = state.questions().iter().map(|q| (q.selected_indices().collect::<Vec<_>>(), q.custom_text().to_owned(), q.note().to_owned())).collect();
+        prop_assert_eq!(again, answers);
     }
 
     #[test]

@@ -73,7 +73,7 @@ fn keymap_extensions_round_trip_and_older_events_get_their_defaults() {
     settings.keymaps.filter = ask_engine::KeyPress::parse("ctrl+f").unwrap();
     let event = Event::SettingsChanged { settings, notices: vec![] };
     let text = String::from_utf8(encode(&event).unwrap()).unwrap();
-    assert!(text.contains("\"keymapExtensions\":{\"filter\":\"ctrl+f\"}") && text.ends_with("\"v\":3}"), "{text}");
+    assert!(text.contains("\"keymapExtensions\":{\"filter\":\"ctrl+f\",\"redo\":\"ctrl+y\",\"undo\":\"ctrl+z\"}") && text.ends_with("\"v\":3}"), "{text}");
     assert_eq!(decode(text.as_bytes()).unwrap(), event);
 }
 

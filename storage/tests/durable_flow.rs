@@ -30,6 +30,9 @@ const KEYS: &[&str] = &[
     "ctrl+c",
     "?",
     "alt+enter",
+    "/",
+    "ctrl+z",
+    "ctrl+y",
 ];
 
 fn payload(n: usize, multi: bool) -> serde_json::Value {

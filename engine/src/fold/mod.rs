@@ -9,6 +9,7 @@ mod filter;
 mod navigation;
 mod overlay;
 mod review;
+mod undo;
 
 use crate::event::Event;
 use crate::key::KeyPress;
@@ -58,7 +59,11 @@ impl FlowState {
             }
         } else if self.opened && self.outcome.is_none() {
             match event {
-                Event::KeyPressed { key } => self.key(*key, &mut fx),
+                Event::KeyPressed { key } => {
+                    let tab = self.tab;
+                    self.key(*key, &mut fx);
+                    self.journal(tab);
+                }
                 Event::TextPasted { text } => self.paste(text),
                 Event::TerminalResized { size } => self.size = *size,
                 Event::SettingsChanged { settings, notices } => {
@@ -89,6 +94,9 @@ impl FlowState {
         }
         if key == self.settings.keymaps.dismiss {
             return self.exit(ExitAction::Dismiss);
+        }
+        if self.editor.is_none() && self.undo_key(key) {
+            return;
         }
         if self.editor.is_some() {
             return self.editor_key(key, fx);

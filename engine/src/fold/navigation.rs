@@ -75,7 +75,7 @@ impl FlowState {
                 self.open_editor(EditorTarget::OptionNote(self.cursor));
             }
             Some(Action::QuestionNote) => self.open_editor(EditorTarget::QuestionNote),
-            Some(Action::OptionNote | Action::Dismiss | Action::Filter) | None => {}
+            Some(Action::OptionNote | Action::Dismiss | Action::Filter | Action::Undo | Action::Redo) | None => {}
         }
     }
 

@@ -1,7 +1,7 @@
 //! The review tab's answer summary (D19): what Submit/Cancel or Elaborate would send.
 
 use crate::project::view::screenful;
-use crate::state::{FlowState, ReviewAction};
+use crate::state::{Change, FlowState, ReviewAction};
 
 /// One question in the review summary.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -51,5 +51,38 @@ impl FlowState {
                 ReviewEntry { label: screenful(&q.label).to_owned(), answer, notes, required: q.required }
             })
             .collect()
+    }
+}
+
+impl FlowState {
+    /// What undo would take back, in words — `Lang: selected “Rust”` — for the review tab
+    /// (issue 13.3). `None` when there is nothing to undo.
+    pub fn undo_preview(&self) -> Option<String> {
+        let step = self.done.last()?;
+        let q = self.form.questions.get(step.question)?;
+        let label = |i: usize| q.options.get(i).map_or("?", |o| screenful(&o.label));
+        let said = |text: &str| crate::project::view::first_chars(text, 40).to_owned();
+        // The change a person made; the bookkeeping around it (a single question's selection
+        // cleared before a new one) is not named.
+        let what = step.changes.iter().rev().find_map(|c| match c {
+            Change::Selected { option, on: true } => Some(format!("selected “{}”", label(*option))),
+            Change::Selected { option, on: false } => Some(format!("deselected “{}”", label(*option))),
+            Change::Custom { after: (text, _), .. } if text.is_empty() => Some("cleared your own answer".into()),
+            Change::Custom { after: (text, _), .. } => Some(format!("your own answer “{}”", said(text))),
+            Change::CustomSelected { on: true } => Some("selected your own answer".into()),
+            Change::CustomSelected { on: false } => Some("deselected your own answer".into()),
+            Change::Note { after, .. } if after.is_empty() => Some("deleted the question note".into()),
+            Change::Note { after, .. } => Some(format!("question note “{}”", said(after))),
+            Change::OptionNote { option, after, .. } if after.is_empty() => {
+                Some(format!("deleted the note on “{}”", label(*option)))
+            }
+            Change::OptionNote { option, after, .. } => {
+                Some(format!("note on “{}”: “{}”", label(*option), said(after)))
+            }
+            Change::Cleared { .. } => None,
+        });
+        let what = what.unwrap_or_else(|| "cleared the selection".into());
+        let key = self.settings.keymaps.undo.label();
+        Some(format!("{key} takes back: {}: {what}", screenful(&q.label)))
     }
 }

@@ -146,6 +146,8 @@ pub struct ReviewView {
     /// Lines of the summary scrolled past (PageUp/PageDown/Home/End); the frontend clamps it
     /// to what it draws.
     pub scroll: usize,
+    /// What undo would take back (`Ctrl+Z takes back: Lang: selected “Rust”`).
+    pub undo: Option<String>,
 }
 
 /// The settings overlay.
@@ -305,6 +307,7 @@ impl FlowState {
             summary: self.review_summary(self.review_cursor),
             hint: self.armed.map(|a| format!("Press {} again to {}", a.index() + 1, a.title())),
             scroll: self.preview_scroll,
+            undo: self.undo_preview(),
         }
     }
 

@@ -10,7 +10,16 @@ use crate::editor::TextBuffer;
 use crate::event::Size;
 use crate::settings::Settings;
 
-pub use question::QuestionState;
+pub use question::{Change, QuestionState};
+
+/// One answer-changing key: the question it changed and what changed (issue 13.3).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct UndoStep {
+    /// The question's index.
+    pub question: usize,
+    /// The changes, in the order they were made.
+    pub changes: Vec<Change>,
+}
 
 /// The three review-tab actions, in the order they are listed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -133,6 +142,10 @@ pub struct FlowState {
     pub(crate) editor: Option<Editor>,
     pub(crate) completion: Option<Completion>,
     pub(crate) filter: Option<Filter>,
+    /// Answer-changing steps that undo can take back, the last one last.
+    pub(crate) done: Vec<UndoStep>,
+    /// Steps taken back, which redo does again; any new step clears them.
+    pub(crate) undone: Vec<UndoStep>,
     pub(crate) review_cursor: ReviewAction,
     pub(crate) armed: Option<ReviewAction>,
     pub(crate) warning: Option<ExitAction>,
@@ -186,6 +199,10 @@ impl FlowState {
     /// The row filter on the active question, if any.
     pub fn filter(&self) -> Option<&Filter> {
         self.filter.as_ref()
+    }
+    /// The step undo would take back.
+    pub fn last_step(&self) -> Option<&UndoStep> {
+        self.done.last()
     }
     /// The highlighted review action.
     pub fn review_cursor(&self) -> ReviewAction {

@@ -12,6 +12,28 @@ pub struct QuestionState {
     note: String,
     /// Sparse: a form may have thousands of options and few notes.
     option_notes: BTreeMap<usize, String>,
+    /// What the key being folded has changed so far; the fold takes it as one undo step.
+    changes: Vec<Change>,
+}
+
+/// One saved thing changed on a question, with what it was: the undo journal holds these
+/// deltas, never a copy of the answers (issue 13.3). `before`/`after` are the values around
+/// the change; `on` is the new value of a flag.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[allow(missing_docs)] // the fields are described above, once for all variants
+pub enum Change {
+    /// A declared option was selected (`on`) or deselected.
+    Selected { option: usize, on: bool },
+    /// The selection was cleared; `was` lists the options that had been selected.
+    Cleared { was: Vec<usize> },
+    /// The free-form text and whether it counted as selected.
+    Custom { before: (String, bool), after: (String, bool) },
+    /// The custom row was selected (`on`) or deselected, its text kept.
+    CustomSelected { on: bool },
+    /// The question note.
+    Note { before: String, after: String },
+    /// The note on a declared option.
+    OptionNote { option: usize, before: String, after: String },
 }
 
 impl QuestionState {
@@ -76,42 +98,113 @@ impl QuestionState {
     }
 
     pub(crate) fn set_selected(&mut self, i: usize, on: bool) {
-        if let Some(slot) = self.selected.get_mut(i)
-            && *slot != on
-        {
-            *slot = on;
-            if on { self.selected_count += 1 } else { self.selected_count -= 1 }
+        if self.selected.get(i).is_some_and(|s| *s != on) {
+            self.put(Change::Selected { option: i, on }, true);
         }
     }
 
     pub(crate) fn clear_selection(&mut self) {
         if self.selected_count > 0 {
-            self.selected.iter_mut().for_each(|s| *s = false);
-            self.selected_count = 0;
+            let was = self.selected_indices().collect();
+            self.put(Change::Cleared { was }, true);
         }
     }
 
     pub(crate) fn set_custom(&mut self, text: &str, selected: bool) {
-        text.clone_into(&mut self.custom_text);
-        self.custom_selected = selected && !text.is_empty();
+        let before = (self.custom_text.clone(), self.custom_selected);
+        let after = (text.to_owned(), selected && !text.is_empty());
+        if before != after {
+            self.put(Change::Custom { before, after }, true);
+        }
     }
 
     pub(crate) fn set_custom_selected(&mut self, on: bool) {
-        self.custom_selected = on;
+        if self.custom_selected != on {
+            self.put(Change::CustomSelected { on }, true);
+        }
     }
 
     pub(crate) fn set_note(&mut self, text: &str) {
-        text.clone_into(&mut self.note);
+        if self.note != text {
+            self.put(Change::Note { before: self.note.clone(), after: text.to_owned() }, true);
+        }
     }
 
     pub(crate) fn set_option_note(&mut self, i: usize, text: &str) {
-        if i >= self.selected.len() {
-            return;
+        let before = self.option_note(i);
+        if i < self.selected.len() && before != text {
+            let change = Change::OptionNote { option: i, before: before.to_owned(), after: text.to_owned() };
+            self.put(change, true);
         }
-        if text.is_empty() {
-            self.option_notes.remove(&i);
-        } else {
-            text.clone_into(self.option_notes.entry(i).or_default());
+    }
+
+    /// The changes the key being folded made, in order (the journal takes them).
+    pub(crate) fn take_changes(&mut self) -> Vec<Change> {
+        std::mem::take(&mut self.changes)
+    }
+
+    /// Takes a step back: its changes undone, last first.
+    pub(crate) fn undo(&mut self, changes: &[Change]) {
+        for c in changes.iter().rev() {
+            let inverse = match c {
+                Change::Selected { option, on } => Change::Selected { option: *option, on: !on },
+                Change::Cleared { was } => {
+                    was.iter().for_each(|&i| self.put(Change::Selected { option: i, on: true }, false));
+                    continue;
+                }
+                Change::Custom { before, after } => Change::Custom { before: after.clone(), after: before.clone() },
+                Change::CustomSelected { on } => Change::CustomSelected { on: !on },
+                Change::Note { before, after } => Change::Note { before: after.clone(), after: before.clone() },
+                Change::OptionNote { option, before, after } => {
+                    Change::OptionNote { option: *option, before: after.clone(), after: before.clone() }
+                }
+            };
+            self.put(inverse, false);
+        }
+    }
+
+    /// Does a step again.
+    pub(crate) fn redo(&mut self, changes: &[Change]) {
+        for c in changes {
+            self.put(c.clone(), false);
+        }
+    }
+
+    /// Makes a change, noting it for the journal when `record`.
+    fn put(&mut self, change: Change, record: bool) {
+        match &change {
+            Change::Selected { option, on } => {
+                if let Some(slot) = self.selected.get_mut(*option)
+                    && *slot != *on
+                {
+                    *slot = *on;
+                    if *on { self.selected_count += 1 } else { self.selected_count -= 1 }
+                }
+            }
+            Change::Cleared { was } => {
+                for &i in was {
+                    if let Some(slot) = self.selected.get_mut(i) {
+                        *slot = false;
+                    }
+                }
+                self.selected_count = 0;
+            }
+            Change::Custom { after, .. } => {
+                after.0.clone_into(&mut self.custom_text);
+                self.custom_selected = after.1;
+            }
+            Change::CustomSelected { on } => self.custom_selected = *on,
+            Change::Note { after, .. } => after.clone_into(&mut self.note),
+            Change::OptionNote { option, after, .. } => {
+                if after.is_empty() {
+                    self.option_notes.remove(option);
+                } else {
+                    after.clone_into(self.option_notes.entry(*option).or_default());
+                }
+            }
+        }
+        if record {
+            self.changes.push(change);
         }
     }
 }

@@ -50,9 +50,14 @@ impl FlowState {
                 hint(km.confirm.label(), "choose"),
                 hint("1-3", "shortcut"),
                 hint("Tab", "questions"),
+            ]
+            .into_iter()
+            .chain(self.done.last().map(|_| hint(km.undo.label(), "undo")))
+            .chain([
                 hint(km.cancel.label(), "cancel"),
                 hint("?", "settings"),
-            ];
+            ])
+            .collect();
         }
         let multi = self.current().is_some_and(|(q, _)| q.kind.is_multi());
         let mut hints = vec![hint("↑↓", "move")];

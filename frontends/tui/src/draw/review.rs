@@ -25,6 +25,16 @@ pub fn render(frame: &mut Frame, area: Rect, r: &ReviewView) {
         actions.push(vec![p, Span::styled(format!("{}. {}", a.index() + 1, a.title()), label_style)]);
     }
     let side_by_side = area.width >= SIDE_BY_SIDE;
+    // What the undo key would take back (issue 13.3): the body's last row, full width.
+    let area = match &r.undo {
+        Some(undo) if area.height >= 8 => {
+            let last = Rect { y: area.y + area.height - 1, height: 1, ..area };
+            let text = crate::text::truncate(&sanitize(undo, false), area.width as usize);
+            super::put_lines(frame, last, &[Line::styled(text, style::dim())]);
+            Rect { height: area.height - 2, ..area }
+        }
+        _ => area,
+    };
     // Laid out once, at the width it is drawn at.
     let lines = summary(r, if side_by_side { area.width - ACTIONS_WIDTH - 1 } else { area.width } as usize);
     // The double-press hint gets a full-width line under the actions and the summary, instead
