@@ -98,6 +98,15 @@ pub enum Event {
         /// The paths, best first.
         items: Vec<String>,
     },
+    /// The form's time ran out (issue 13.1). The runtime's clock decides when; the log records
+    /// it, so a replay never reads the clock. The flow closes with what was saved so far.
+    TimedOut {
+        /// The timeout that ran out, in seconds.
+        seconds: u64,
+    },
+    /// A timed-out flow was opened again (`ask-user resume`, or `ask --id` with its id): it
+    /// goes on where it stopped. Changes nothing on any other flow.
+    FlowResumed,
 }
 
 impl Event {

@@ -77,6 +77,14 @@ pub struct Details {
     /// Only in `elaborate` mode.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub elaboration: Option<Elaboration>,
+    /// ask-user's extension of the contract: the form closed because its time ran out
+    /// (`--timeout`, `ui.timeoutSeconds`). `cancelled` is true too; `answers` holds everything
+    /// saved so far; the flow can be resumed. Absent otherwise.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not", rename = "timedOut")]
+    pub timed_out: bool,
+    /// With `timedOut`: the flow id that `ask-user resume` (or `ask --id`) reopens.
+    #[serde(default, skip_serializing_if = "Option::is_none", rename = "flowId")]
+    pub flow_id: Option<String>,
 }
 
 /// `{kind:"invalid_input", issues}`.

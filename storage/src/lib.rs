@@ -13,7 +13,7 @@ mod store;
 pub mod wire;
 
 pub use config_file::{
-    AnswerSettings, ConfigError, LoadedConfig, McpSettings, SCHEMA_VERSION, StoreSettings, load_settings,
+    AnswerSettings, ConfigError, LoadedConfig, McpSettings, SCHEMA_VERSION, StoreSettings, UiSettings, load_settings,
     load_settings_with_env, reload_config, save_toggle,
 };
 pub use durable_flow::{DurableFlow, FileOffers, FlowHost};

@@ -57,6 +57,11 @@ impl FlowState {
                     self.overlay = Some(crate::state::Overlay::default());
                 }
             }
+        } else if matches!(event, Event::FlowResumed) {
+            if self.outcome == Some(Outcome::TimedOut) {
+                self.outcome = None;
+                self.warning = None;
+            }
         } else if self.opened && self.outcome.is_none() {
             match event {
                 Event::KeyPressed { key } => {
@@ -75,11 +80,14 @@ impl FlowState {
                     self.save_error = Some(message.clone());
                 }
                 Event::CompletionsOffered { query, items } => self.offered(query, items),
-                Event::FlowOpened { .. } => {}
+                // The settings-only flow has nothing to time out.
+                Event::TimedOut { .. } if self.is_settings_only() => {}
+                Event::TimedOut { .. } => self.outcome = Some(Outcome::TimedOut),
+                Event::FlowOpened { .. } | Event::FlowResumed => {}
             }
         }
         self.auto_submit();
-        if self.outcome.is_some() && !matches!(event, Event::FlowOpened { .. }) {
+        if self.outcome.is_some() && !matches!(event, Event::FlowOpened { .. } | Event::FlowResumed) {
             fx.completed = self.outcome;
         }
         fx

@@ -17,6 +17,8 @@ pub fn invalid_result(issues: Vec<Issue>) -> ToolResult {
         answers: IndexMap::new(),
         continuation: None,
         elaboration: None,
+        timed_out: false,
+        flow_id: None,
     };
     ToolResult::new(text, details)
 }
@@ -32,6 +34,8 @@ pub fn fallback_result(form: &Form) -> ToolResult {
         answers: IndexMap::new(),
         continuation: None,
         elaboration: None,
+        timed_out: false,
+        flow_id: None,
     };
     ToolResult::new(fallback_text(form), details)
 }
@@ -54,6 +58,8 @@ pub fn id_conflict_result(id: &str) -> ToolResult {
         answers: IndexMap::new(),
         continuation: None,
         elaboration: None,
+        timed_out: false,
+        flow_id: None,
     };
     ToolResult::new(format!("ask_user was not shown: {message}"), details)
 }

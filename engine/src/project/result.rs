@@ -65,8 +65,21 @@ pub fn question_metas(questions: &[Question]) -> Vec<QuestionMeta> {
 impl FlowState {
     /// The tool result, once the flow has completed.
     pub fn result(&self) -> Option<ToolResult> {
+        self.result_with_id(None)
+    }
+
+    /// The tool result of the flow stored as `id`: a timed-out result names the id that
+    /// reopens it (`details.flowId`, and in its text).
+    pub fn result_of(&self, id: &str) -> Option<ToolResult> {
+        self.result_with_id(Some(id))
+    }
+
+    fn result_with_id(&self, id: Option<&str>) -> Option<ToolResult> {
         let outcome = self.outcome?;
-        let details = self.details(outcome);
+        let mut details = self.details(outcome);
+        if outcome == Outcome::TimedOut {
+            details.flow_id = id.map(str::to_owned);
+        }
         let text = crate::project::text::result_text(&self.form.questions, &details);
         Some(ToolResult::new(text, details))
     }
@@ -84,13 +97,15 @@ impl FlowState {
             .collect();
         let mut details = Details {
             title: self.form.title.clone(),
-            cancelled: outcome == Outcome::Cancelled,
+            cancelled: matches!(outcome, Outcome::Cancelled | Outcome::TimedOut),
             error: None,
             mode: if elaborate { Mode::Elaborate } else { Mode::Submit },
             questions: question_metas(&self.form.questions),
             answers,
             continuation: None,
             elaboration: None,
+            timed_out: outcome == Outcome::TimedOut,
+            flow_id: None,
         };
         if elaborate {
             details.continuation = Some(self.continuation());

@@ -16,8 +16,28 @@ fn quoted(s: &str) -> String {
     serde_json::to_string(s).unwrap_or_else(|_| format!("\"{s}\""))
 }
 
+/// The first line of a timed-out result; what was saved follows, then how to resume.
+pub const TIMED_OUT_TEXT: &str = "The user did not finish the ask_user form in time: it closed when its timeout ran out.";
+
 /// The result text for completed `details`.
 pub fn result_text(questions: &[Question], details: &Details) -> String {
+    if details.timed_out {
+        // What was saved so far, so the agent can go on with it or ask again (issue 13.1).
+        let lines = submit_lines(questions, details);
+        let mut text = TIMED_OUT_TEXT.to_owned();
+        if lines.is_empty() {
+            text.push_str("\nNothing was answered.");
+        } else {
+            text.push_str("\nAnswered so far:\n");
+            text.push_str(&lines.join("\n"));
+        }
+        text.push_str("\nEvery keystroke is kept: ");
+        match &details.flow_id {
+            Some(id) => text.push_str(&format!("`ask-user resume {id}` reopens the form where it stopped.")),
+            None => text.push_str("resuming the flow reopens the form where it stopped."),
+        }
+        return text;
+    }
     if details.cancelled {
         return CANCELLED_TEXT.to_owned();
     }

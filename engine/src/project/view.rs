@@ -26,6 +26,9 @@ pub struct ViewModel {
     pub footer: Option<Vec<Hint>>,
     /// `ask-user settings`: only the overlay is shown.
     pub settings_only: bool,
+    /// Seconds left before the form times out, shown in its last 30 s. The runtime's clock
+    /// sets it on the view it draws; the state never holds it.
+    pub countdown: Option<u64>,
 }
 
 /// A tab in the strip.
@@ -240,6 +243,7 @@ impl FlowState {
             }),
             footer: self.settings.behaviour.show_footer_hints.then(|| self.hints()),
             settings_only: self.is_settings_only(),
+            countdown: None,
         }
     }
 

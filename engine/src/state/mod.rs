@@ -75,6 +75,9 @@ pub enum Outcome {
     Elaborated,
     /// Cancelled, dismissed, or the review tab's Cancel.
     Cancelled,
+    /// The time ran out (issue 13.1): reported as cancelled with every answer so far, and the
+    /// flow can be resumed.
+    TimedOut,
 }
 
 /// What an open editor edits.

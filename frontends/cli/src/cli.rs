@@ -120,6 +120,10 @@ pub struct FlowArgs {
     /// Headless: write the last frame drawn, as plain text, to this file.
     #[arg(long, value_name = "FRAME")]
     pub frame_out: Option<PathBuf>,
+    /// Close the form after this many seconds with what was saved so far (it stays resumable);
+    /// 0 never. Default: the config's ui.timeoutSeconds.
+    #[arg(long, value_name = "SECS")]
+    pub timeout: Option<u64>,
 }
 
 fn parse_flow_id(s: &str) -> Result<String, String> {

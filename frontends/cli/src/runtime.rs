@@ -3,7 +3,7 @@
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
-use std::time::{Duration, SystemTime};
+use std::time::{Duration, Instant, SystemTime};
 
 use anyhow::Context;
 use ask_engine::{Event, FlowState, Origin, Outcome};
@@ -116,9 +116,14 @@ pub fn start_flow<'s>(
     Ok(equip(DurableFlow::start(store, &record, opened)?, config))
 }
 
-/// Reopens a recorded flow in this process.
+/// Reopens a recorded flow in this process; a timed-out one goes on where it stopped.
 pub fn resume_flow<'s>(store: &'s Store, id: &str, flow: &FlowArgs) -> Result<DurableFlow<'s>, StoreError> {
-    Ok(equip(DurableFlow::resume(store, id)?, crate::paths::config_path(flow)))
+    let mut session = equip(DurableFlow::resume(store, id)?, crate::paths::config_path(flow));
+    if session.state().outcome() == Some(Outcome::TimedOut) {
+        tracing::info!(flow = %id, "timed-out flow reopened");
+        session.push(Event::FlowResumed)?;
+    }
+    Ok(session)
 }
 
 /// Effects go to the config file; `@` paths come from the current directory.
@@ -132,7 +137,9 @@ fn equip(flow: DurableFlow<'_>, config: Option<PathBuf>) -> DurableFlow<'_> {
 pub fn run(session: &mut DurableFlow, flow: &FlowArgs, report: Report) -> anyhow::Result<Status> {
     let config = crate::paths::config_path(flow);
     let Some(script) = &flow.script else {
-        return interactive(session, config.as_deref(), report);
+        let timeout = flow.timeout.unwrap_or_else(|| ask_storage::load_settings(config.as_deref()).ui.timeout_seconds);
+        let clock = Clock::new((timeout > 0).then(|| Duration::from_secs(timeout)));
+        return interactive(session, config.as_deref(), clock, report);
     };
     if let Some(size) = flow.size
         && size != session.state().size()
@@ -151,7 +158,7 @@ pub fn run(session: &mut DurableFlow, flow: &FlowArgs, report: Report) -> anyhow
         let frame = term.draw(&Arc::new(session.state().view()));
         std::fs::write(path, frame).with_context(|| format!("cannot write frame to {}", path.display()))?;
     }
-    finish(session.state(), report)
+    finish(session.state(), session.id(), report)
 }
 
 fn config_display(config: Option<&Path>) -> Option<String> {
@@ -160,8 +167,56 @@ fn config_display(config: Option<&Path>) -> Option<String> {
     Some(abs.display().to_string())
 }
 
+/// The form's timeout (issue 13.1): when it runs out — and an open editor has been idle for
+/// [`EDITOR_IDLE`], so nobody is cut off mid-word — the runtime commits `TimedOut`.
+struct Clock {
+    deadline: Option<(Instant, u64)>,
+    last_key: Instant,
+}
+
+/// How long an open editor must be left alone before a timeout closes the form.
+const EDITOR_IDLE: Duration = Duration::from_secs(5);
+/// The countdown shows for the form's last this many seconds.
+const COUNTDOWN: u64 = 30;
+
+impl Clock {
+    fn new(timeout: Option<Duration>) -> Clock {
+        let now = Instant::now();
+        Clock { deadline: timeout.map(|t| (now + t, t.as_secs())), last_key: now }
+    }
+
+    /// Whole seconds left, rounded up, while the countdown shows.
+    fn countdown(&self) -> Option<u64> {
+        let (deadline, _) = self.deadline?;
+        let left = deadline.saturating_duration_since(Instant::now());
+        let secs = left.as_secs() + u64::from(left.subsec_nanos() > 0);
+        (secs <= COUNTDOWN).then_some(secs)
+    }
+
+    /// The `TimedOut` event once the time is up and no one is typing.
+    fn expired(&self, editing: bool) -> Option<Event> {
+        let (deadline, seconds) = self.deadline?;
+        let now = Instant::now();
+        let idle = !editing || now.duration_since(self.last_key) >= EDITOR_IDLE;
+        (now >= deadline && idle).then_some(Event::TimedOut { seconds })
+    }
+
+    /// How long the loop may wait for input before the clock needs looking at again.
+    fn tick(&self, default: Duration) -> Duration {
+        match self.countdown() {
+            Some(_) => default.min(Duration::from_millis(200)),
+            None => default,
+        }
+    }
+}
+
 /// The live terminal loop: draw, read, commit, fold — until the flow completes.
-fn interactive(session: &mut DurableFlow, config: Option<&Path>, report: Report) -> anyhow::Result<Status> {
+fn interactive(
+    session: &mut DurableFlow,
+    config: Option<&Path>,
+    mut clock: Clock,
+    report: Report,
+) -> anyhow::Result<Status> {
     let shown = config_display(config);
     let Ok(mut term) = LiveTerminal::open(shown.as_deref()) else {
         print_result(&ask_engine::fallback_result(session.state().form()))?;
@@ -173,14 +228,21 @@ fn interactive(session: &mut DurableFlow, config: Option<&Path>, report: Report)
     }
     // Watch from before the first frame, so an edit made once the form shows is never missed.
     let mut watch = ConfigWatch::new(config);
-    term.draw(&Arc::new(session.state().view()))?;
+    let view = |state: &FlowState, clock: &Clock| {
+        let mut view = state.view();
+        view.countdown = clock.countdown();
+        Arc::new(view)
+    };
+    term.draw(&view(session.state(), &clock))?;
     term.enable_kitty_keys();
+    let mut shown_countdown = clock.countdown();
     while session.state().outcome().is_none() {
         // Poll faster while `@` paths are being looked up, so they show as soon as they arrive.
         let tick =
             if session.offers_pending() { Duration::from_millis(10) } else { Duration::from_millis(250) };
-        let mut redraw = match term.next(tick)? {
+        let mut redraw = match term.next(clock.tick(tick))? {
             Input::Event(event) => {
+                clock.last_key = Instant::now();
                 session.push(event)?;
                 true
             }
@@ -208,27 +270,38 @@ fn interactive(session: &mut DurableFlow, config: Option<&Path>, report: Report)
             session.push(Event::SettingsChanged { settings, notices })?;
             redraw = true;
         }
+        if let Some(timed_out) = clock.expired(session.state().editor().is_some()) {
+            tracing::info!("the form timed out");
+            session.push(timed_out)?;
+            break;
+        }
+        let countdown = clock.countdown();
+        redraw |= countdown != shown_countdown;
+        shown_countdown = countdown;
         if redraw {
-            term.draw(&Arc::new(session.state().view()))?;
+            term.draw(&view(session.state(), &clock))?;
         }
     }
     drop(term);
-    finish(session.state(), report)
+    finish(session.state(), session.id(), report)
 }
 
-/// Reports a completed flow; an open one prints nothing (exit 4).
-pub fn finish(state: &FlowState, report: Report) -> anyhow::Result<Status> {
-    let Some(result) = state.result() else {
+/// Reports a completed flow (stored as `id`); an open one prints nothing (exit 4).
+pub fn finish(state: &FlowState, id: &str, report: Report) -> anyhow::Result<Status> {
+    let Some(result) = state.result_of(id) else {
         tracing::info!("script ended with the flow open");
         return Ok(Status::ScriptEnded);
     };
     tracing::info!(outcome = ?state.outcome(), "flow finished");
-    let cancelled = state.outcome() == Some(Outcome::Cancelled);
-    match (report, cancelled) {
+    let cancelled = matches!(state.outcome(), Some(Outcome::Cancelled | Outcome::TimedOut));
+    match (report, state.outcome()) {
         (Report::Silent, _) => return Ok(Status::Done),
         (Report::ToolJson, _) => print_result(&result)?,
-        (Report::CommandText, true) => errln!("ask-user: cancelled; nothing was sent"),
-        (Report::CommandText, false) => outln!("{}", crate::inert::for_stdout(result.text(), true)),
+        (Report::CommandText, Some(Outcome::TimedOut)) => {
+            errln!("ask-user: the form timed out; nothing was sent. `ask-user resume {id}` reopens it")
+        }
+        (Report::CommandText, _) if cancelled => errln!("ask-user: cancelled; nothing was sent"),
+        (Report::CommandText, _) => outln!("{}", crate::inert::for_stdout(result.text(), true)),
     }
     Ok(if cancelled { Status::Cancelled } else { Status::Done })
 }

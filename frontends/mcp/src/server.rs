@@ -225,7 +225,7 @@ impl AskServer {
         let mut follower = FlowFollower::new(id);
         loop {
             let interval = follower.poll(&self.store).map_err(internal)?;
-            if let Some(result) = follower.state().result() {
+            if let Some(result) = follower.state().result_of(id) {
                 if let Ok(mut open) = self.open.lock() {
                     open.remove(key);
                 }
@@ -284,7 +284,7 @@ impl AskServer {
         // A retry of a retry: the answers are already recorded.
         if self.store.flow(id).map_err(internal)?.is_some() {
             let state = FlowState::replay(&self.store.events(id).map_err(internal)?);
-            return state.result().ok_or_else(|| internal(format!("flow {id} is still open")));
+            return state.result_of(id).ok_or_else(|| internal(format!("flow {id} is still open")));
         }
         let events = match (reply.action, reply.content) {
             (ElicitationAction::Accept, Some(Value::Object(content))) => elicit::events(form, &content),
@@ -339,7 +339,7 @@ fn run_headless(
             break;
         }
     }
-    flow.state().result().ok_or_else(|| internal("the elicited answers did not complete the form"))
+    flow.state().result_of(flow.id()).ok_or_else(|| internal("the elicited answers did not complete the form"))
 }
 
 /// The result of a call that ended before the user answered.

@@ -75,6 +75,16 @@ fn check(bytes: &[u8]) -> Result<(Value, u64), String> {
             return Err(format!("mcp.presentation names {bad:?}; use tmux, elicitation or terminal"));
         }
     }
+    if let Some(u) = obj.get("ui") {
+        let ui = serde_json::from_value::<super::UiSettings>(u.clone())
+            .map_err(|e| format!("the ui section is ill-typed ({e})"))?;
+        if !super::NOTIFY_KINDS.contains(&ui.notify.as_str()) {
+            return Err(format!("ui.notify is {:?}; use {}", ui.notify, super::NOTIFY_KINDS.join(", ")));
+        }
+        if !["unfocused", "always"].contains(&ui.notify_when.as_str()) {
+            return Err(format!("ui.notifyWhen is {:?}; use unfocused or always", ui.notify_when));
+        }
+    }
     Ok((value, version))
 }
 

@@ -78,6 +78,38 @@ impl Default for McpSettings {
     }
 }
 
+/// The `ui` section: a form's timeout and how a waiting form gets the user's attention
+/// (issue 13).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", default, deny_unknown_fields)]
+pub struct UiSettings {
+    /// Seconds a form stays open before it closes with what was saved; 0 never.
+    pub timeout_seconds: u64,
+    /// How a waiting form nudges: `auto`, `bell`, `osc9`, `osc777`, `command` or `off`.
+    pub notify: String,
+    /// When: `unfocused` (the terminal does not have the focus) or `always`.
+    pub notify_when: String,
+    /// The argv run for `notify: "command"`; `{title}` and `{message}` are replaced.
+    pub notify_command: Vec<String>,
+    /// Nudge again after this many minutes of waiting; 0 never.
+    pub remind_after_minutes: u64,
+}
+
+impl Default for UiSettings {
+    fn default() -> Self {
+        UiSettings {
+            timeout_seconds: 0,
+            notify: "auto".into(),
+            notify_when: "unfocused".into(),
+            notify_command: Vec::new(),
+            remind_after_minutes: 0,
+        }
+    }
+}
+
+/// The values `ui.notify` takes.
+pub const NOTIFY_KINDS: [&str; 6] = ["auto", "bell", "osc9", "osc777", "command", "off"];
+
 /// Settings read from the config file and the environment, with what went wrong on the way.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct LoadedConfig {
@@ -89,6 +121,8 @@ pub struct LoadedConfig {
     pub store: StoreSettings,
     /// The `mcp` section in force.
     pub mcp: McpSettings,
+    /// The `ui` section in force.
+    pub ui: UiSettings,
     /// Problems found, one line each.
     pub notices: Vec<String>,
     /// The file the settings came from.
@@ -110,6 +144,7 @@ pub fn load_settings_with_env(
         answer: AnswerSettings::default(),
         store: StoreSettings::default(),
         mcp: McpSettings::default(),
+        ui: UiSettings::default(),
         notices: Vec::new(),
         path: path.map(Path::to_path_buf),
     };
@@ -132,6 +167,7 @@ pub fn reload_config(path: &Path) -> Option<(Settings, Vec<String>)> {
         answer: AnswerSettings::default(),
         store: StoreSettings::default(),
         mcp: McpSettings::default(),
+        ui: UiSettings::default(),
         notices: Vec::new(),
         path: Some(path.to_path_buf()),
     };
@@ -163,6 +199,11 @@ fn apply(config: &Value, loaded: &mut LoadedConfig) {
         && let Ok(mcp) = serde_json::from_value::<McpSettings>(m.clone())
     {
         loaded.mcp = mcp;
+    }
+    if let Some(u) = config.get("ui")
+        && let Ok(ui) = serde_json::from_value::<UiSettings>(u.clone())
+    {
+        loaded.ui = ui;
     }
     if let Some(keymaps) = config.get("keymaps") {
         match keymaps_from_ids(keymaps) {

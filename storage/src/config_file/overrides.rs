@@ -55,6 +55,7 @@ pub fn apply_env(file: &Value, env: Option<HashMap<String, String>>, notices: &m
                 (section.as_str(), &value),
                 ("behaviour", Value::Bool(_))
                     | ("keymaps", Value::String(_))
+                    | ("ui", Value::Number(_) | Value::String(_) | Value::Array(_))
                     | ("answer", Value::Number(_) | Value::Array(_))
             );
             if !fits {

@@ -33,6 +33,8 @@ pub fn to_wire(event: &Event) -> EventV3 {
         Event::CompletionsOffered { query, items } => {
             EventV3::CompletionsOffered { query: query.clone(), items: items.clone() }
         }
+        Event::TimedOut { seconds } => EventV3::TimedOut { seconds: *seconds },
+        Event::FlowResumed => EventV3::FlowResumed,
     }
 }
 
@@ -55,6 +57,8 @@ pub fn from_wire(event: EventV3) -> Result<Event, DecodeError> {
             Event::SettingsSaveFailed { settings: settings_from_wire(&settings)?, message }
         }
         EventV3::CompletionsOffered { query, items } => Event::CompletionsOffered { query, items },
+        EventV3::TimedOut { seconds } => Event::TimedOut { seconds },
+        EventV3::FlowResumed => Event::FlowResumed,
     })
 }
 

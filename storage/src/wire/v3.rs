@@ -1,6 +1,6 @@
 //! Event encoding version 3, frozen: version 2 plus the keymap extensions (actions beyond the
-//! contract's six, such as `filter`) beside the six bindings. Never edit these types; add a
-//! new version instead.
+//! contract's six, such as `filter`) beside the six bindings, and the `TimedOut` and
+//! `FlowResumed` events. Never edit these types; add a new version instead.
 
 use std::collections::BTreeMap;
 
@@ -54,6 +54,10 @@ pub enum EventV3 {
         query: String,
         items: Vec<String>,
     },
+    TimedOut {
+        seconds: u64,
+    },
+    FlowResumed,
 }
 
 impl From<SettingsV1> for SettingsV3 {

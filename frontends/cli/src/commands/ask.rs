@@ -60,8 +60,9 @@ fn known_flow(store: &Store, id: &str, form: &Form, args: &AskArgs) -> anyhow::R
         return Ok(Status::IdConflict);
     }
     let state = FlowState::replay(&events);
-    if state.outcome().is_some() {
-        return finish(&state, Report::ToolJson);
+    // A timed-out flow is reopened where it stopped (below); any other finished one reports.
+    if state.outcome().is_some_and(|o| o != ask_engine::Outcome::TimedOut) {
+        return finish(&state, id, Report::ToolJson);
     }
     if let Some(lease) = store.holder(id)? {
         return elsewhere(store, id, lease.pid, args);

@@ -30,6 +30,7 @@ fn status_of(state: &FlowState) -> &'static str {
         Some(Outcome::Submitted) => "submitted",
         Some(Outcome::Elaborated) => "elaborated",
         Some(Outcome::Cancelled) => "cancelled",
+        Some(Outcome::TimedOut) => "timed out",
     }
 }
 
@@ -83,6 +84,8 @@ fn describe(event: &Event) -> String {
         Event::CompletionsOffered { query, items } => {
             format!("paths offered for @{query}: {}", items.join(", "))
         }
+        Event::TimedOut { seconds } => format!("timed out after {seconds} s"),
+        Event::FlowResumed => "resumed".to_owned(),
     }
 }
 
@@ -137,9 +140,9 @@ fn prune(args: &PruneArgs) -> anyhow::Result<Status> {
 
 fn replay(file: &Path, frames: bool) -> anyhow::Result<Status> {
     let text = crate::input::read_text(file).with_context(|| format!("cannot read {}", file.display()))?;
-    let (_, events) = log_file::import(&text).with_context(|| format!("{}", file.display()))?;
+    let (header, events) = log_file::import(&text).with_context(|| format!("{}", file.display()))?;
     let state = if frames { print_frames(&events) } else { FlowState::replay(&events) };
-    let status = finish(&state, Report::ToolJson)?;
+    let status = finish(&state, &header.flow_id, Report::ToolJson)?;
     if status == Status::ScriptEnded {
         errln!("ask-user: the logged flow did not complete ({} events folded)", events.len());
     }

@@ -26,13 +26,13 @@ pub fn run_resume(args: &ResumeArgs) -> anyhow::Result<Status> {
     // One read of the log: the resumed flow's state says whether it is already finished.
     match resume_flow(&store, &id, &args.flow) {
         Ok(session) if session.state().outcome().is_some() => {
-            crate::runtime::finish(session.state(), Report::ToolJson)
+            crate::runtime::finish(session.state(), &id, Report::ToolJson)
         }
         Ok(mut session) => run(&mut session, &args.flow, Report::ToolJson),
         Err(StoreError::Held { pid, .. }) => {
             let state = FlowState::replay(&store.events(&id)?);
             if state.outcome().is_some() {
-                return crate::runtime::finish(&state, Report::ToolJson);
+                return crate::runtime::finish(&state, &id, Report::ToolJson);
             }
             bail!(
                 "flow {id} is open in another ask-user process (pid {pid}); `ask-user wait {id}` waits for it"
@@ -45,7 +45,8 @@ pub fn run_resume(args: &ResumeArgs) -> anyhow::Result<Status> {
 fn newest_unfinished(store: &Store) -> anyhow::Result<Option<String>> {
     for record in store.flows()?.into_iter().rev() {
         let state = FlowState::replay(&store.events(&record.id)?);
-        if state.is_opened() && state.outcome().is_none() && store.holder(&record.id)?.is_none() {
+        let unfinished = matches!(state.outcome(), None | Some(ask_engine::Outcome::TimedOut));
+        if state.is_opened() && unfinished && store.holder(&record.id)?.is_none() {
             return Ok(Some(record.id));
         }
     }

@@ -24,7 +24,7 @@ pub fn follow(store: &Store, id: &str, timeout: Option<Duration>, report: Report
     loop {
         let interval = follower.poll(store)?;
         if follower.state().outcome().is_some() {
-            return finish(follower.state(), report);
+            return finish(follower.state(), id, report);
         }
         if let Some(limit) = timeout
             && start.elapsed() >= limit

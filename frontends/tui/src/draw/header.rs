@@ -23,6 +23,14 @@ pub fn render(frame: &mut Frame, area: Rect, view: &ViewModel) {
     }
     lines.push(tab_strip(view, area.width as usize));
     super::put_lines(frame, area, &lines);
+    if let Some(left) = view.countdown {
+        // The form's last 30 s (issue 13.1), at the top right, over whatever is there.
+        let text = format!(" ⏱ {left} s left ");
+        let w = (width(&text) as u16).min(area.width);
+        let at = Rect { x: area.x + area.width - w, width: w, height: 1, ..area };
+        frame.buffer_mut().set_style(at, style::warning());
+        super::put_lines(frame, at, &[Line::styled(text, style::warning())]);
+    }
 }
 
 fn tab_strip(view: &ViewModel, max: usize) -> Line<'static> {

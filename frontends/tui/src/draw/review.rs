@@ -25,9 +25,18 @@ pub fn render(frame: &mut Frame, area: Rect, r: &ReviewView) {
         actions.push(vec![p, Span::styled(format!("{}. {}", a.index() + 1, a.title()), label_style)]);
     }
     let side_by_side = area.width >= SIDE_BY_SIDE;
-    // What the undo key would take back (issue 13.3): the body's last row, full width.
+    // Laid out once, at the width it is drawn at.
+    let lines = summary(r, if side_by_side { area.width - ACTIONS_WIDTH - 1 } else { area.width } as usize);
+    // What the undo key would take back (issue 13.3): the body's last row, full width — only
+    // where the actions, the double-press hint and the whole summary still fit above it.
+    let hint_rows = if r.hint.is_some() { 2 } else { 0 };
+    let content = if side_by_side {
+        actions.len().max(lines.len()) + hint_rows
+    } else {
+        actions.len() + hint_rows + 1 + lines.len()
+    };
     let area = match &r.undo {
-        Some(undo) if area.height >= 8 => {
+        Some(undo) if usize::from(area.height) >= content + 2 => {
             let last = Rect { y: area.y + area.height - 1, height: 1, ..area };
             let text = crate::text::truncate(&sanitize(undo, false), area.width as usize);
             super::put_lines(frame, last, &[Line::styled(text, style::dim())]);
@@ -35,8 +44,6 @@ pub fn render(frame: &mut Frame, area: Rect, r: &ReviewView) {
         }
         _ => area,
     };
-    // Laid out once, at the width it is drawn at.
-    let lines = summary(r, if side_by_side { area.width - ACTIONS_WIDTH - 1 } else { area.width } as usize);
     // The double-press hint gets a full-width line under the actions and the summary, instead
     // of being squeezed into the action column (issue 12.11).
     let area = match &r.hint {

@@ -1,0 +1,87 @@
+//! Timeouts through a real terminal (issue 13.1): the countdown shows in the last 30 s, the
+//! form closes with what was saved and a `timedOut` result naming its flow id, an open editor
+//! is not cut off while someone types, and `resume` goes on where the form stopped.
+#![allow(clippy::unwrap_used, clippy::expect_used)] // tests fail loudly by design
+
+mod common;
+
+use std::time::{Duration, Instant};
+
+use common::pty::Pty;
+use common::{PAYLOAD, Sandbox, bin};
+use serde_json::{Value, json};
+
+fn out(sb: &Sandbox) -> Value {
+    serde_json::from_str(&std::fs::read_to_string(sb.path("out.json")).unwrap()).unwrap()
+}
+
+fn start(sb: &Sandbox, args: &str) -> Pty {
+    sb.file("p.json", PAYLOAD);
+    let script = format!("exec '{}' ask {args} < p.json > out.json", bin().display());
+    let pty = Pty::spawn(sb, &script, 80, 24);
+    pty.wait_for("Which database?");
+    pty
+}
+
+#[test]
+fn spec13_1_a_form_times_out_with_its_answers_and_resumes_where_it_stopped() {
+    let sb = Sandbox::new();
+    let mut pty = start(&sb, "--timeout 3");
+    pty.send("2");
+    pty.wait_for("Which extras?");
+    let screen = pty.wait_for("s left");
+    assert!(screen.lines().next().unwrap().contains("⏱"), "the countdown is at the top: {screen}");
+    assert_eq!(pty.wait_exit_within(Duration::from_secs(10)), 1, "reported like a cancel");
+    let r = out(&sb);
+    let d = &r["details"];
+    assert_eq!((d["timedOut"].clone(), d["cancelled"].clone()), (json!(true), json!(true)), "{r}");
+    assert_eq!(d["answers"]["db"]["values"], json!(["sqlite"]));
+    let id = d["flowId"].as_str().unwrap().to_owned();
+    let text = r["content"][0]["text"].as_str().unwrap();
+    assert!(text.contains("Answered so far:\nDatabase: SQLite") && text.contains(&format!("ask-user resume {id}")), "{text}");
+    // Every keystroke is kept: the form goes on where it stopped, on the Extras tab.
+    let keys = sb.file("keys.txt", "1\nenter\nenter\n1\n1\n");
+    let resumed = sb.run(&["resume", &id, "--script", keys.to_str().unwrap()]);
+    assert_eq!(resumed.code, 0, "{}", resumed.stderr);
+    let d = resumed.json()["details"].clone();
+    assert_eq!(d["answers"]["db"]["values"], json!(["sqlite"]), "{d}");
+    assert_eq!(d["answers"]["extras"]["values"], json!(["ci"]), "{d}");
+    assert!(d.get("timedOut").is_none());
+}
+
+#[test]
+fn spec13_1_an_open_editor_is_not_cut_off_while_someone_types() {
+    let sb = Sandbox::new();
+    let mut pty = start(&sb, "--timeout 1");
+    pty.send("3"); // the custom row: its editor opens
+    pty.wait_for("Type your answer");
+    let mut last = Instant::now();
+    for c in ["M", "y", "S", "Q", "L"] {
+        std::thread::sleep(Duration::from_millis(600));
+        pty.send(c);
+        last = Instant::now();
+    }
+    pty.wait_for("MySQL");
+    assert!(pty.child.try_wait().unwrap().is_none(), "still open 3 s after a 1 s timeout: the editor is in use");
+    assert_eq!(pty.wait_exit_within(Duration::from_secs(10)), 1);
+    let idle = last.elapsed();
+    assert!(idle >= Duration::from_millis(4500), "closed only after the editor was idle 5 s (closed {idle:?} after the last key)");
+    assert_eq!(out(&sb)["details"]["timedOut"], true);
+}
+
+#[test]
+fn spec13_1_the_config_sets_a_timeout_for_every_form() {
+    let sb = Sandbox::new();
+    sb.file("config.json", r#"{"ui":{"timeoutSeconds":1}}"#);
+    let mut pty = start(&sb, "");
+    assert_eq!(pty.wait_exit_within(Duration::from_secs(10)), 1);
+    assert_eq!(out(&sb)["details"]["timedOut"], true);
+    // And --timeout 0 turns it off for one form.
+    let sb2 = Sandbox::new();
+    sb2.file("config.json", r#"{"ui":{"timeoutSeconds":1}}"#);
+    let mut pty = start(&sb2, "--timeout 0");
+    std::thread::sleep(Duration::from_millis(2000));
+    assert!(pty.child.try_wait().unwrap().is_none(), "no timeout with --timeout 0");
+    pty.send("\x03");
+    pty.wait_exit();
+}
