@@ -72,6 +72,6 @@ pub use settings::{
     keymaps_from_ids,
 };
 pub use state::{
-    Change, Editor, EditorTarget, ExitAction, Filter, FlowState, Outcome, Overlay, QuestionState, ReviewAction,
-    UndoStep,
+    Change, Editor, EditorTarget, ExitAction, Filter, FlowState, Outcome, Overlay, QuestionState,
+    ReviewAction, UndoStep,
 };

@@ -12,7 +12,20 @@ use serde_json::{Value, json};
 
 /// One single question with twelve fruits (declared order) and one multi question.
 fn fruits() -> Value {
-    let names = ["Apple", "Apricot", "Banana", "Blackberry", "Blueberry", "Cherry", "Date", "Fig", "Grape", "Kiwi", "Lemon", "Lime"];
+    let names = [
+        "Apple",
+        "Apricot",
+        "Banana",
+        "Blackberry",
+        "Blueberry",
+        "Cherry",
+        "Date",
+        "Fig",
+        "Grape",
+        "Kiwi",
+        "Lemon",
+        "Lime",
+    ];
     let options: Vec<Value> = names.iter().map(|n| json!({"value": n.to_lowercase(), "label": n})).collect();
     json!({"questions":[
         {"id":"fruit","prompt":"Which fruit?","options":options},
@@ -44,7 +57,8 @@ fn spec12_7_filter_rows(#[case] script: &str, #[case] rows: &[&str]) {
 
 #[test]
 fn spec12_7_the_result_keeps_declared_indices() {
-    let (state, _) = common::run_with(&fruits(), "/\ntype \"berry\"\ndown\nenter\nenter", Settings::default());
+    let (state, _) =
+        common::run_with(&fruits(), "/\ntype \"berry\"\ndown\nenter\nenter", Settings::default());
     assert!(state.filter().is_none(), "the filter goes with the tab");
     let (state, _) = common::run_with(
         &fruits(),
@@ -86,9 +100,11 @@ fn spec12_7_the_filter_key_is_configurable() {
 #[test]
 fn spec12_7_the_footer_offers_the_filter_on_a_long_list() {
     let (state, _) = common::run_with(&fruits(), "", Settings::default());
-    let hints: Vec<String> = state.view().footer.unwrap().iter().map(|h| format!("{} {}", h.key, h.action)).collect();
+    let hints: Vec<String> =
+        state.view().footer.unwrap().iter().map(|h| format!("{} {}", h.key, h.action)).collect();
     assert!(hints.contains(&"/ filter".to_owned()), "{hints:?}");
     let (state, _) = common::run_with(&fruits(), "/", Settings::default());
-    let hints: Vec<String> = state.view().footer.unwrap().iter().map(|h| format!("{} {}", h.key, h.action)).collect();
+    let hints: Vec<String> =
+        state.view().footer.unwrap().iter().map(|h| format!("{} {}", h.key, h.action)).collect();
     assert_eq!(hints, ["type filter", "↑↓ move", "Enter keep filter", "Esc clear filter"]);
 }

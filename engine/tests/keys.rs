@@ -160,7 +160,8 @@ fn spec7_bad_set_steps_are_errors(#[case] line: &str) {
 fn footer_hints_know_the_state(#[case] script: &str, #[case] hints: &[&str]) {
     let (mut state, _) = common::run_with(&common::form3(), script, ask_engine::Settings::default());
     if state.completion().is_some() {
-        state.apply(&ask_engine::Event::CompletionsOffered { query: "sr".into(), items: vec!["src/".into()] });
+        state
+            .apply(&ask_engine::Event::CompletionsOffered { query: "sr".into(), items: vec!["src/".into()] });
     }
     let shown: Vec<String> =
         state.view().footer.unwrap().iter().map(|h| format!("{} {}", h.key, h.action)).collect();

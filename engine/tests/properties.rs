@@ -83,6 +83,8 @@ fn event() -> impl Strategy<Value = Event> {
         1 => ("[a-z]{0,2}", prop::collection::vec("[a-z/]{1,8}", 0..10))
             .prop_map(|(query, items)| Event::CompletionsOffered { query, items }),
         1 => (1..200u16, 1..60u16).prop_map(|(width, height)| Event::TerminalResized { size: Size { width, height } }),
+        1 => (1..600u64).prop_map(|seconds| Event::TimedOut { seconds }),
+        1 => Just(Event::FlowResumed),
         1 => (any::<bool>(), any::<bool>(), any::<bool>()).prop_map(|(a, b, c)| {
             let mut settings = Settings::default();
             settings.behaviour.auto_submit_when_answered_without_notes = a;
@@ -106,7 +108,7 @@ fn check_invariants(state: &FlowState) {
             );
         }
     }
-    if let Some(result) = state.result() {
+    if let Some(result) = state.result_of("f-1") {
         // Every result an agent can receive is one the published result schema accepts.
         static SCHEMA: std::sync::OnceLock<jsonschema::Validator> = std::sync::OnceLock::new();
         let schema = SCHEMA.get_or_init(|| jsonschema::validator_for(&ask_schema::result_schema()).unwrap());

@@ -9,7 +9,6 @@ mod common;
 use ask_engine::{FlowState, Settings};
 use rstest::rstest;
 
-
 /// `(lang selected values, feat selected values, lang custom text, lang note, feat note on Alpha)`
 fn answers(state: &FlowState) -> (Vec<usize>, Vec<usize>, String, String, String) {
     let q = state.questions();
@@ -45,8 +44,16 @@ fn spec13_3_undo_selections(#[case] script: &str, #[case] lang: Vec<usize>, #[ca
 #[rstest]
 #[case::a_saved_custom_answer("4\ntype \"Zig\"\nenter\nshift+tab\nctrl+z", "", "")]
 #[case::a_saved_question_note("shift+n\ntype \"why\"\nenter\nctrl+z", "", "")]
-#[case::a_deleted_question_note_comes_back("shift+n\ntype \"why\"\nenter\nshift+n\nctrl+u\nenter\nctrl+z", "", "why")]
-#[case::a_note_edit_goes_back_one_version("shift+n\ntype \"why\"\nenter\nshift+n\ntype \" not\"\nenter\nctrl+z", "", "why")]
+#[case::a_deleted_question_note_comes_back(
+    "shift+n\ntype \"why\"\nenter\nshift+n\nctrl+u\nenter\nctrl+z",
+    "",
+    "why"
+)]
+#[case::a_note_edit_goes_back_one_version(
+    "shift+n\ntype \"why\"\nenter\nshift+n\ntype \" not\"\nenter\nctrl+z",
+    "",
+    "why"
+)]
 fn spec13_3_undo_texts(#[case] script: &str, #[case] custom: &str, #[case] note: &str) {
     let state = run(script);
     let (_, _, c, n, _) = answers(&state);
@@ -71,7 +78,10 @@ fn spec13_3_undo_on_a_question_tab_shows_the_question_it_changed() {
 #[rstest]
 #[case::selection("1\ntab\ntab", "Ctrl+Z takes back: Lang: selected “Rust”")]
 #[case::changed_single_selection("1\nshift+tab\n2\ntab\ntab", "Ctrl+Z takes back: Lang: selected “Go”")]
-#[case::option_note("tab\nn\ntype \"fast\"\nenter\ntab\ntab", "Ctrl+Z takes back: Feat: note on “Alpha”: “fast”")]
+#[case::option_note(
+    "tab\nn\ntype \"fast\"\nenter\ntab\ntab",
+    "Ctrl+Z takes back: Feat: note on “Alpha”: “fast”"
+)]
 #[case::deselected("tab\nspace\nspace\ntab\ntab", "Ctrl+Z takes back: Feat: deselected “Alpha”")]
 fn spec13_3_the_review_tab_says_what_undo_takes_back(#[case] script: &str, #[case] said: &str) {
     let state = run(script);
@@ -104,4 +114,3 @@ fn spec13_3_the_undo_keys_are_configurable() {
     let state = common::run3("tab\nspace\nctrl+z", settings);
     assert_eq!(answers(&state).1, vec![0], "ctrl+z is not bound any more");
 }
-

@@ -13,8 +13,8 @@ mod store;
 pub mod wire;
 
 pub use config_file::{
-    AnswerSettings, ConfigError, LoadedConfig, McpSettings, SCHEMA_VERSION, StoreSettings, UiSettings, load_settings,
-    load_settings_with_env, reload_config, save_toggle,
+    AnswerSettings, ConfigError, LoadedConfig, McpSettings, SCHEMA_VERSION, StoreSettings, UiSettings,
+    load_settings, load_settings_with_env, reload_config, save_toggle,
 };
 pub use durable_flow::{DurableFlow, FileOffers, FlowHost};
 pub use follow::FlowFollower;

@@ -66,14 +66,22 @@ fn keymap_extensions_round_trip_and_older_events_get_their_defaults() {
     let line = std::fs::read_to_string("tests/fixtures/logs-v1/settings-changed.jsonl").unwrap();
     let v1 = line.lines().find(|l| l.contains("SettingsChanged")).unwrap();
     for old in [v1.to_owned(), v1.replace("\"v\":1", "\"v\":2")] {
-        let Event::SettingsChanged { settings, .. } = decode(old.as_bytes()).unwrap() else { panic!("variant") };
+        let Event::SettingsChanged { settings, .. } = decode(old.as_bytes()).unwrap() else {
+            panic!("variant")
+        };
         assert_eq!(settings.keymaps.filter.to_string(), "/", "{old}");
     }
-    let Event::SettingsChanged { mut settings, .. } = decode(v1.as_bytes()).unwrap() else { panic!("variant") };
+    let Event::SettingsChanged { mut settings, .. } = decode(v1.as_bytes()).unwrap() else {
+        panic!("variant")
+    };
     settings.keymaps.filter = ask_engine::KeyPress::parse("ctrl+f").unwrap();
     let event = Event::SettingsChanged { settings, notices: vec![] };
     let text = String::from_utf8(encode(&event).unwrap()).unwrap();
-    assert!(text.contains("\"keymapExtensions\":{\"filter\":\"ctrl+f\",\"redo\":\"ctrl+y\",\"undo\":\"ctrl+z\"}") && text.ends_with("\"v\":3}"), "{text}");
+    assert!(
+        text.contains("\"keymapExtensions\":{\"filter\":\"ctrl+f\",\"redo\":\"ctrl+y\",\"undo\":\"ctrl+z\"}")
+            && text.ends_with("\"v\":3}"),
+        "{text}"
+    );
     assert_eq!(decode(text.as_bytes()).unwrap(), event);
 }
 

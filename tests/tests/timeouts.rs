@@ -38,7 +38,11 @@ fn spec13_1_a_form_times_out_with_its_answers_and_resumes_where_it_stopped() {
     assert_eq!(d["answers"]["db"]["values"], json!(["sqlite"]));
     let id = d["flowId"].as_str().unwrap().to_owned();
     let text = r["content"][0]["text"].as_str().unwrap();
-    assert!(text.contains("Answered so far:\nDatabase: SQLite") && text.contains(&format!("ask-user resume {id}")), "{text}");
+    assert!(
+        text.contains("Answered so far:\nDatabase: SQLite")
+            && text.contains(&format!("ask-user resume {id}")),
+        "{text}"
+    );
     // Every keystroke is kept: the form goes on where it stopped, on the Extras tab.
     let keys = sb.file("keys.txt", "1\nenter\nenter\n1\n1\n");
     let resumed = sb.run(&["resume", &id, "--script", keys.to_str().unwrap()]);
@@ -62,10 +66,16 @@ fn spec13_1_an_open_editor_is_not_cut_off_while_someone_types() {
         last = Instant::now();
     }
     pty.wait_for("MySQL");
-    assert!(pty.child.try_wait().unwrap().is_none(), "still open 3 s after a 1 s timeout: the editor is in use");
+    assert!(
+        pty.child.try_wait().unwrap().is_none(),
+        "still open 3 s after a 1 s timeout: the editor is in use"
+    );
     assert_eq!(pty.wait_exit_within(Duration::from_secs(10)), 1);
     let idle = last.elapsed();
-    assert!(idle >= Duration::from_millis(4500), "closed only after the editor was idle 5 s (closed {idle:?} after the last key)");
+    assert!(
+        idle >= Duration::from_millis(4500),
+        "closed only after the editor was idle 5 s (closed {idle:?} after the last key)"
+    );
     assert_eq!(out(&sb)["details"]["timedOut"], true);
 }
 

@@ -75,7 +75,8 @@ impl FlowState {
                 self.open_editor(EditorTarget::OptionNote(self.cursor));
             }
             Some(Action::QuestionNote) => self.open_editor(EditorTarget::QuestionNote),
-            Some(Action::OptionNote | Action::Dismiss | Action::Filter | Action::Undo | Action::Redo) | None => {}
+            Some(Action::OptionNote | Action::Dismiss | Action::Filter | Action::Undo | Action::Redo)
+            | None => {}
         }
     }
 

@@ -67,7 +67,9 @@ impl FlowState {
         let what = step.changes.iter().rev().find_map(|c| match c {
             Change::Selected { option, on: true } => Some(format!("selected “{}”", label(*option))),
             Change::Selected { option, on: false } => Some(format!("deselected “{}”", label(*option))),
-            Change::Custom { after: (text, _), .. } if text.is_empty() => Some("cleared your own answer".into()),
+            Change::Custom { after: (text, _), .. } if text.is_empty() => {
+                Some("cleared your own answer".into())
+            }
             Change::Custom { after: (text, _), .. } => Some(format!("your own answer “{}”", said(text))),
             Change::CustomSelected { on: true } => Some("selected your own answer".into()),
             Change::CustomSelected { on: false } => Some("deselected your own answer".into()),

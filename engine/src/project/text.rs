@@ -17,7 +17,8 @@ fn quoted(s: &str) -> String {
 }
 
 /// The first line of a timed-out result; what was saved follows, then how to resume.
-pub const TIMED_OUT_TEXT: &str = "The user did not finish the ask_user form in time: it closed when its timeout ran out.";
+pub const TIMED_OUT_TEXT: &str =
+    "The user did not finish the ask_user form in time: it closed when its timeout ran out.";
 
 /// The result text for completed `details`.
 pub fn result_text(questions: &[Question], details: &Details) -> String {

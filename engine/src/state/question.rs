@@ -152,9 +152,13 @@ impl QuestionState {
                     was.iter().for_each(|&i| self.put(Change::Selected { option: i, on: true }, false));
                     continue;
                 }
-                Change::Custom { before, after } => Change::Custom { before: after.clone(), after: before.clone() },
+                Change::Custom { before, after } => {
+                    Change::Custom { before: after.clone(), after: before.clone() }
+                }
                 Change::CustomSelected { on } => Change::CustomSelected { on: !on },
-                Change::Note { before, after } => Change::Note { before: after.clone(), after: before.clone() },
+                Change::Note { before, after } => {
+                    Change::Note { before: after.clone(), after: before.clone() }
+                }
                 Change::OptionNote { option, before, after } => {
                     Change::OptionNote { option: *option, before: after.clone(), after: before.clone() }
                 }

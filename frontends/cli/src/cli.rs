@@ -10,7 +10,7 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
     name = "ask-user",
     version,
     about = "Let a coding agent stop and ask its user structured questions, in a keyboard-first terminal form.",
-    after_help = "Exit status: 0 submitted or elaborated, 1 cancelled, 2 invalid input, 3 no terminal \
+    after_help = "Exit status: 0 submitted or elaborated, 1 cancelled or timed out, 2 invalid input, 3 no terminal \
 (\"Needs user input\"), 4 a --script ended with the form open, 5 any other error (one line on stderr), \
 6 the flow is still open in another process (ask --no-wait, wait --timeout), 7 the flow id was used \
 for a different form, 64 a command line that does not parse.",
@@ -124,6 +124,10 @@ pub struct FlowArgs {
     /// 0 never. Default: the config's ui.timeoutSeconds.
     #[arg(long, value_name = "SECS")]
     pub timeout: Option<u64>,
+    /// The plain-line frontend: numbered lines, answers typed as lines, every change said as
+    /// one line (screen readers, dumb terminals). Also chosen by TERM=dumb and ui.plain.
+    #[arg(long)]
+    pub plain: bool,
 }
 
 fn parse_flow_id(s: &str) -> Result<String, String> {

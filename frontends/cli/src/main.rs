@@ -39,6 +39,7 @@ mod host_link;
 mod inert;
 mod input;
 mod logging;
+mod nudge;
 mod paths;
 mod runtime;
 mod terminal;

@@ -137,9 +137,16 @@ fn equip(flow: DurableFlow<'_>, config: Option<PathBuf>) -> DurableFlow<'_> {
 pub fn run(session: &mut DurableFlow, flow: &FlowArgs, report: Report) -> anyhow::Result<Status> {
     let config = crate::paths::config_path(flow);
     let Some(script) = &flow.script else {
-        let timeout = flow.timeout.unwrap_or_else(|| ask_storage::load_settings(config.as_deref()).ui.timeout_seconds);
+        let ui = ask_storage::load_settings(config.as_deref()).ui;
+        if flow.plain || ui.plain || std::env::var("TERM").is_ok_and(|t| t == "dumb") {
+            return plain(session, report);
+        }
+        let timeout = flow.timeout.unwrap_or(ui.timeout_seconds);
         let clock = Clock::new((timeout > 0).then(|| Duration::from_secs(timeout)));
-        return interactive(session, config.as_deref(), clock, report);
+        let form = session.state().form();
+        let prompt = form.questions.first().map_or("", |q| q.prompt.as_str());
+        let nudger = crate::nudge::Nudger::new(&ui, form.title.as_deref(), prompt);
+        return interactive(session, config.as_deref(), (clock, nudger), report);
     };
     if let Some(size) = flow.size
         && size != session.state().size()
@@ -165,6 +172,34 @@ fn config_display(config: Option<&Path>) -> Option<String> {
     let path = config?;
     let abs = std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf());
     Some(abs.display().to_string())
+}
+
+/// The plain-line frontend on `/dev/tty` (issue 13.4): the same flow, the same log.
+fn plain(session: &mut DurableFlow, report: Report) -> anyhow::Result<Status> {
+    struct Driver<'a, 's>(&'a mut DurableFlow<'s>);
+    impl ask_plain::Flow for Driver<'_, '_> {
+        fn state(&self) -> &FlowState {
+            self.0.state()
+        }
+        fn push(&mut self, event: Event) -> Result<(), String> {
+            self.0.push(event).map(|_| ()).map_err(|e| e.to_string())
+        }
+    }
+    let tty = std::fs::OpenOptions::new().read(true).write(true).open("/dev/tty");
+    let Ok(tty) = tty else {
+        print_result(&ask_engine::fallback_result(session.state().form()))?;
+        return Ok(Status::NoTerminal);
+    };
+    let input = std::io::BufReader::new(tty.try_clone()?);
+    let mut output = tty;
+    let ended = ask_plain::run(input, &mut output, &mut Driver(session))?;
+    if ended == ask_plain::Ended::InputClosed {
+        errln!(
+            "ask-user: the input closed; every answer so far is saved: `ask-user resume {}` continues",
+            session.id()
+        );
+    }
+    finish(session.state(), session.id(), report)
 }
 
 /// The form's timeout (issue 13.1): when it runs out — and an open editor has been idle for
@@ -214,7 +249,7 @@ impl Clock {
 fn interactive(
     session: &mut DurableFlow,
     config: Option<&Path>,
-    mut clock: Clock,
+    (mut clock, mut nudger): (Clock, crate::nudge::Nudger),
     report: Report,
 ) -> anyhow::Result<Status> {
     let shown = config_display(config);
@@ -235,16 +270,26 @@ fn interactive(
     };
     term.draw(&view(session.state(), &clock))?;
     term.enable_kitty_keys();
+    if nudger.opened() {
+        nudger.send(|b| term.write_raw(b));
+    }
     let mut shown_countdown = clock.countdown();
     while session.state().outcome().is_none() {
         // Poll faster while `@` paths are being looked up, so they show as soon as they arrive.
         let tick =
             if session.offers_pending() { Duration::from_millis(10) } else { Duration::from_millis(250) };
-        let mut redraw = match term.next(clock.tick(tick))? {
+        let mut redraw = match term.next(nudger.wait(clock.tick(tick)))? {
             Input::Event(event) => {
                 clock.last_key = Instant::now();
+                nudger.key();
                 session.push(event)?;
                 true
+            }
+            Input::Focus(focused) => {
+                if nudger.focus(focused) {
+                    nudger.send(|b| term.write_raw(b));
+                }
+                false
             }
             Input::Signal => {
                 drop(term);
@@ -269,6 +314,9 @@ fn interactive(
         {
             session.push(Event::SettingsChanged { settings, notices })?;
             redraw = true;
+        }
+        if nudger.tick() {
+            nudger.send(|b| term.write_raw(b));
         }
         if let Some(timed_out) = clock.expired(session.state().editor().is_some()) {
             tracing::info!("the form timed out");

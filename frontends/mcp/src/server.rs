@@ -339,7 +339,9 @@ fn run_headless(
             break;
         }
     }
-    flow.state().result_of(flow.id()).ok_or_else(|| internal("the elicited answers did not complete the form"))
+    flow.state()
+        .result_of(flow.id())
+        .ok_or_else(|| internal("the elicited answers did not complete the form"))
 }
 
 /// The result of a call that ended before the user answered.

@@ -77,10 +77,8 @@ pub fn layout(area: Rect, view: &ViewModel) -> Areas {
     };
     // Give up rows in the policy's order until everything fits; if nothing does, the content
     // scrolls anyway, and the hints keep at most a third of the screen, as they always had.
-    let mut candidates = (0..=all_hints)
-        .rev()
-        .map(|hints| Plan { hints, spacers: true, descriptions: true })
-        .chain([
+    let mut candidates =
+        (0..=all_hints).rev().map(|hints| Plan { hints, spacers: true, descriptions: true }).chain([
             Plan { hints: 0, spacers: false, descriptions: true },
             Plan { hints: 0, spacers: false, descriptions: false },
         ]);
@@ -109,13 +107,7 @@ pub fn layout(area: Rect, view: &ViewModel) -> Areas {
 
 /// Makes sure the prompt's first line and a minimal list still fit after the plan: hints and
 /// spacers give way to them.
-fn keep_the_essentials(
-    mut plan: Plan,
-    height: u16,
-    header_h: u16,
-    fixed: u16,
-    question: bool,
-) -> Plan {
+fn keep_the_essentials(mut plan: Plan, height: u16, header_h: u16, fixed: u16, question: bool) -> Plan {
     // A question keeps its prompt's first line and a minimal list; the review tab its actions.
     let essential = if question { 1 + LIST_MIN } else { LIST_MIN };
     let body = |p: Plan| height.saturating_sub(header_h + fixed + p.hints + spacer_rows(p, fixed));
@@ -144,7 +136,13 @@ fn spacer_rows(plan: Plan, fixed: u16) -> u16 {
 /// The parts of a question tab in `body`: the head takes what it needs, up to what leaves the
 /// list its rows (at least half the body when the list is long, and never less than the
 /// prompt's first line).
-fn question_areas(body: Rect, q: &QuestionView, want: u16, list_want: u16, descriptions: bool) -> QuestionAreas {
+fn question_areas(
+    body: Rect,
+    q: &QuestionView,
+    want: u16,
+    list_want: u16,
+    descriptions: bool,
+) -> QuestionAreas {
     // Everything fits: the head takes what it needs. Otherwise the head keeps at most what
     // leaves the list its rows, or half the body when the list is long anyway.
     let room = body.height.saturating_sub(list_want).max(body.height / 2);
@@ -154,12 +152,9 @@ fn question_areas(body: Rect, q: &QuestionView, want: u16, list_want: u16, descr
     let (list, preview) = match q.preview {
         Some(_) if rest.width >= SIDE_BY_SIDE => {
             let left = rest.width * 45 / 100;
-            let [list, _, preview] = Layout::horizontal([
-                Constraint::Length(left),
-                Constraint::Length(1),
-                Constraint::Fill(1),
-            ])
-            .areas(rest);
+            let [list, _, preview] =
+                Layout::horizontal([Constraint::Length(left), Constraint::Length(1), Constraint::Fill(1)])
+                    .areas(rest);
             (list, Some(preview))
         }
         Some(_) if rest.height >= STACKED => {

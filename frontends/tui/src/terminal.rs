@@ -10,8 +10,8 @@ use std::time::Duration;
 
 use ask_engine::{Event, Size, ViewModel};
 use crossterm::event::{
-    DisableBracketedPaste, EnableBracketedPaste, KeyboardEnhancementFlags, PopKeyboardEnhancementFlags,
-    PushKeyboardEnhancementFlags,
+    DisableBracketedPaste, DisableFocusChange, EnableBracketedPaste, EnableFocusChange,
+    KeyboardEnhancementFlags, PopKeyboardEnhancementFlags, PushKeyboardEnhancementFlags,
 };
 use crossterm::terminal::{EnterAlternateScreen, LeaveAlternateScreen, disable_raw_mode, enable_raw_mode};
 use crossterm::{cursor, execute};
@@ -29,6 +29,9 @@ pub enum Input {
     /// The terminal hung up (its window closed, its ssh link dropped) and no SIGHUP came — the
     /// host blocks or ignores it: stop now instead of polling a dead terminal forever.
     Gone,
+    /// The terminal window gained (`true`) or lost the focus (not logged: it only decides
+    /// whether a waiting form nudges the user).
+    Focus(bool),
     /// Nothing within the timeout, or input the flow does not record.
     Nothing,
 }
@@ -42,7 +45,7 @@ pub fn restore() {
         if KITTY_PUSHED.swap(false, Ordering::SeqCst) {
             let _ = execute!(tty, PopKeyboardEnhancementFlags);
         }
-        let _ = execute!(tty, DisableBracketedPaste, LeaveAlternateScreen, cursor::Show);
+        let _ = execute!(tty, DisableFocusChange, DisableBracketedPaste, LeaveAlternateScreen, cursor::Show);
         let _ = tty.flush();
     }
 }
@@ -93,7 +96,7 @@ impl LiveTerminal {
             previous(info);
         }));
         enable_raw_mode()?;
-        execute!(tty, EnterAlternateScreen, EnableBracketedPaste)?;
+        execute!(tty, EnterAlternateScreen, EnableBracketedPaste, EnableFocusChange)?;
         // A fixed viewport, resized by hand to a clamped size: a terminal reporting 65535×65535
         // must not make ratatui allocate buffers for it.
         let (w, h) = crossterm::terminal::size().unwrap_or((80, 24));
@@ -144,6 +147,13 @@ impl LiveTerminal {
         Ok(())
     }
 
+    /// Writes bytes straight to the terminal (a bell, a notification sequence), flushed.
+    pub fn write_raw(&mut self, bytes: &[u8]) -> io::Result<()> {
+        let out = self.terminal.backend_mut();
+        out.write_all(bytes)?;
+        out.flush()
+    }
+
     /// Waits up to `timeout` for input.
     pub fn next(&mut self, timeout: Duration) -> io::Result<Input> {
         if self.stop.load(Ordering::SeqCst) {
@@ -163,6 +173,11 @@ impl LiveTerminal {
             Err(_) if self.hung_up() => return Ok(Input::Gone),
             Err(e) => return Err(e),
         };
+        match event {
+            crossterm::event::Event::FocusGained => return Ok(Input::Focus(true)),
+            crossterm::event::Event::FocusLost => return Ok(Input::Focus(false)),
+            _ => {}
+        }
         if let crossterm::event::Event::Resize(w, h) = event {
             let (w, h) = crate::drawn_size(w, h);
             let _ = self.terminal.resize(tuirealm::ratatui::layout::Rect::new(0, 0, w, h));

@@ -58,11 +58,13 @@ fn a_paste_is_one_event_a_resize_is_logged_and_focus_changes_are_not_recorded() 
         Some(ask_engine::Event::TerminalResized { size }) if (size.width, size.height) == (100, 30)
     ));
     assert!(emitted(Event::FocusGained).is_none());
-    assert!(emitted(Event::Mouse(crossterm::event::MouseEvent {
-        kind: crossterm::event::MouseEventKind::Moved,
-        column: 1,
-        row: 1,
-        modifiers: KeyModifiers::NONE,
-    }))
-    .is_none());
+    assert!(
+        emitted(Event::Mouse(crossterm::event::MouseEvent {
+            kind: crossterm::event::MouseEventKind::Moved,
+            column: 1,
+            row: 1,
+            modifiers: KeyModifiers::NONE,
+        }))
+        .is_none()
+    );
 }

@@ -54,7 +54,8 @@ fn rows_give_way_in_the_policys_order(
     assert_eq!(frame.contains("Fast, memory safe"), descriptions, "{frame}");
     assert!(frame.contains("Which language should"), "the prompt never goes: {frame}");
     assert!(frame.contains("❯ 1. Rust"), "the cursor's row never goes: {frame}");
-    let all_rows = ["1. Rust", "2. Go", "3. TypeScript", "4. Type your own"].iter().all(|r| frame.contains(r));
+    let all_rows =
+        ["1. Rust", "2. Go", "3. TypeScript", "4. Type your own"].iter().all(|r| frame.contains(r));
     assert!(all_rows || frame.contains("more") || frame.contains("/4"), "hidden rows are announced: {frame}");
 }
 
@@ -68,14 +69,16 @@ fn every_row_is_shown_or_announced_whatever_the_cursor(#[case] height: u16) {
         let (_, frame) = laid_out(&form(), 40, height, &"down\n".repeat(down));
         let label = ["Rust", "Go", "TypeScript", "Type your own"][down];
         assert!(frame.contains(&format!("❯ {}. {label}", down + 1)), "cursor row at {height}: {frame}");
-        let hidden = ["1. Rust", "2. Go", "3. TypeScript", "4. Type your own"].iter().any(|r| !frame.contains(r));
+        let hidden =
+            ["1. Rust", "2. Go", "3. TypeScript", "4. Type your own"].iter().any(|r| !frame.contains(r));
         assert!(!hidden || frame.contains("more") || frame.contains("/4"), "{frame}");
     }
 }
 
 #[test]
 fn a_long_list_scrolls_and_keeps_its_hints() {
-    let options: Vec<Value> = (1..=60).map(|i| json!({"value": format!("v{i}"), "label": format!("Option {i}")})).collect();
+    let options: Vec<Value> =
+        (1..=60).map(|i| json!({"value": format!("v{i}"), "label": format!("Option {i}")})).collect();
     let raw = json!({"questions":[{"id":"a","prompt":"Pick one","options":options}]});
     let (areas, frame) = laid_out(&raw, 80, 24, "");
     assert!(areas.footer.height >= 2, "scrolling anyway, the hints stay: {frame}");

@@ -274,14 +274,30 @@ fn the_answer_editor_wraps_on_words() {
     assert!(rows.len() >= 3, "the answer takes several lines: {frame}");
     let joined = rows.iter().map(|r| r.trim()).collect::<Vec<_>>().join(" ");
     assert_eq!(joined, text, "every word whole, in order: {frame}");
-    assert!(rows.iter().all(|r| r.starts_with("     ") && !r[5..].starts_with(' ')), "no line starts with a space: {frame}");
+    assert!(
+        rows.iter().all(|r| r.starts_with("     ") && !r[5..].starts_with(' ')),
+        "no line starts with a space: {frame}"
+    );
 }
 
 /// Issue 12.7: `/` filters a long list; the query line stays under the prompt with its count,
 /// and the rows keep their declared numbers.
 #[test]
 fn filtered_long_list() {
-    let names = ["Apple", "Apricot", "Banana", "Blackberry", "Blueberry", "Cherry", "Date", "Fig", "Grape", "Kiwi", "Lemon", "Lime"];
+    let names = [
+        "Apple",
+        "Apricot",
+        "Banana",
+        "Blackberry",
+        "Blueberry",
+        "Cherry",
+        "Date",
+        "Fig",
+        "Grape",
+        "Kiwi",
+        "Lemon",
+        "Lime",
+    ];
     let options: Vec<Value> = names.iter().map(|n| json!({"value": n.to_lowercase(), "label": n})).collect();
     let raw = json!({"questions":[{"id":"f","label":"Fruit","prompt":"Which fruit?","options":options}]});
     let frame = draw(&raw, FormSource::Tool, "/\ntype \"rr\"", 60, 16);

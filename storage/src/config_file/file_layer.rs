@@ -81,6 +81,9 @@ fn check(bytes: &[u8]) -> Result<(Value, u64), String> {
         if !super::NOTIFY_KINDS.contains(&ui.notify.as_str()) {
             return Err(format!("ui.notify is {:?}; use {}", ui.notify, super::NOTIFY_KINDS.join(", ")));
         }
+        if ui.remind_after_minutes.as_f64().is_none_or(|m| m < 0.0) {
+            return Err("ui.remindAfterMinutes must be a number of minutes, 0 or more".into());
+        }
         if !["unfocused", "always"].contains(&ui.notify_when.as_str()) {
             return Err(format!("ui.notifyWhen is {:?}; use unfocused or always", ui.notify_when));
         }

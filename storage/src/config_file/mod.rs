@@ -91,8 +91,10 @@ pub struct UiSettings {
     pub notify_when: String,
     /// The argv run for `notify: "command"`; `{title}` and `{message}` are replaced.
     pub notify_command: Vec<String>,
-    /// Nudge again after this many minutes of waiting; 0 never.
-    pub remind_after_minutes: u64,
+    /// Nudge again after this many minutes without a key (fractions allowed); 0 never.
+    pub remind_after_minutes: serde_json::Number,
+    /// Use the plain-line frontend (numbered lines, typed answers) instead of the full screen.
+    pub plain: bool,
 }
 
 impl Default for UiSettings {
@@ -102,7 +104,8 @@ impl Default for UiSettings {
             notify: "auto".into(),
             notify_when: "unfocused".into(),
             notify_command: Vec::new(),
-            remind_after_minutes: 0,
+            remind_after_minutes: 0.into(),
+            plain: false,
         }
     }
 }

@@ -93,6 +93,11 @@ impl Pty {
         self.raw.lock().unwrap().windows(bytes.len()).any(|w| w == bytes)
     }
 
+    /// How many times the program has written `bytes` so far.
+    pub fn count(&self, bytes: &[u8]) -> usize {
+        self.raw.lock().unwrap().windows(bytes.len()).filter(|w| *w == bytes).count()
+    }
+
     /// Types bytes into the terminal.
     pub fn send(&mut self, bytes: &str) {
         let mut writer = self.writer.lock().unwrap();

@@ -53,10 +53,7 @@ impl FlowState {
             ]
             .into_iter()
             .chain(self.done.last().map(|_| hint(km.undo.label(), "undo")))
-            .chain([
-                hint(km.cancel.label(), "cancel"),
-                hint("?", "settings"),
-            ])
+            .chain([hint(km.cancel.label(), "cancel"), hint("?", "settings")])
             .collect();
         }
         let multi = self.current().is_some_and(|(q, _)| q.kind.is_multi());

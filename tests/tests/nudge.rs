@@ -1,0 +1,120 @@
+//! A nudge when a form is waiting (issue 13.2), through a real terminal: the bell, OSC 9 /
+//! OSC 777 desktop notifications picked from the terminal's environment, tmux's passthrough,
+//! a command of the user's, sent once when the form opens unfocused (or always), and a reminder.
+#![allow(clippy::unwrap_used, clippy::expect_used)] // tests fail loudly by design
+
+mod common;
+
+use std::time::{Duration, Instant};
+
+use common::pty::Pty;
+use common::{PAYLOAD, Sandbox, bin};
+
+const BEL: &[u8] = b"\x07";
+const FOCUS_OUT: &str = "\x1b[O";
+
+fn open(sb: &Sandbox, ui: &str, env: &[(&str, &str)]) -> Pty {
+    sb.file("p.json", PAYLOAD);
+    sb.file("config.json", &format!(r#"{{"ui":{ui}}}"#));
+    let script = format!("exec '{}' ask < p.json > out.json", bin().display());
+    let pty = Pty::spawn_with(sb, &script, 80, 24, env);
+    pty.wait_for("Which database?");
+    pty
+}
+
+/// Waits up to two seconds for `bytes` in what the program wrote.
+fn eventually_wrote(pty: &Pty, bytes: &[u8]) -> bool {
+    let start = Instant::now();
+    while start.elapsed() < Duration::from_secs(2) {
+        if pty.wrote(bytes) {
+            return true;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    false
+}
+
+#[test]
+fn spec13_2_always_rings_the_bell_when_the_form_opens() {
+    let sb = Sandbox::new();
+    let mut pty = open(&sb, r#"{"notify":"bell","notifyWhen":"always"}"#, &[]);
+    assert!(eventually_wrote(&pty, BEL));
+    pty.send("\x03");
+    pty.wait_exit();
+}
+
+#[test]
+fn spec13_2_auto_sends_a_desktop_notification_in_a_terminal_that_shows_them() {
+    let sb = Sandbox::new();
+    let mut pty = open(&sb, r#"{"notifyWhen":"always"}"#, &[("TERM_PROGRAM", "iTerm.app")]);
+    assert!(eventually_wrote(
+        &pty,
+        b"\x1b]9;Setup: A question is waiting for your answer: Which database?\x07"
+    ));
+    pty.send("\x03");
+    pty.wait_exit();
+    let sb = Sandbox::new();
+    let mut pty = open(&sb, r#"{"notifyWhen":"always"}"#, &[("TERM", "foot")]);
+    assert!(eventually_wrote(
+        &pty,
+        b"\x1b]777;notify;Setup;A question is waiting for your answer: Which database?\x07"
+    ));
+    pty.send("\x03");
+    pty.wait_exit();
+}
+
+#[test]
+fn spec13_2_inside_tmux_the_notification_goes_through_its_passthrough() {
+    let sb = Sandbox::new();
+    let env = [("TERM_PROGRAM", "WezTerm"), ("TMUX", "/tmp/tmux-0/default,1,0")];
+    let mut pty = open(&sb, r#"{"notifyWhen":"always"}"#, &env);
+    assert!(eventually_wrote(&pty, b"\x1bPtmux;\x1b\x1b]9;Setup: "));
+    pty.send("\x03");
+    pty.wait_exit();
+}
+
+#[test]
+fn spec13_2_by_default_only_an_unfocused_form_nudges_and_only_once() {
+    let sb = Sandbox::new();
+    let mut pty = open(&sb, r#"{}"#, &[]);
+    std::thread::sleep(Duration::from_millis(400));
+    assert!(!pty.wrote(BEL), "a form in a focused (or silent) terminal does not ring");
+    pty.send(FOCUS_OUT);
+    assert!(eventually_wrote(&pty, BEL), "the window lost the focus before anyone answered");
+    pty.send("\x1b[I");
+    pty.send("2");
+    pty.wait_for("Which extras?");
+    pty.send(FOCUS_OUT);
+    std::thread::sleep(Duration::from_millis(400));
+    assert_eq!(pty.count(BEL), 1, "sent once: someone has answered since");
+    pty.send("\x03\x03");
+    pty.wait_exit();
+}
+
+#[test]
+fn spec13_2_a_command_of_the_user_s_is_run_with_the_message() {
+    let sb = Sandbox::new();
+    let ui = r#"{"notify":"command","notifyWhen":"always","notifyCommand":["sh","-c","printf '%s|%s' \"$1\" \"$2\" > nudged.txt","sh","{title}","{message}"]}"#;
+    let mut pty = open(&sb, ui, &[]);
+    let start = Instant::now();
+    while !sb.path("nudged.txt").exists() && start.elapsed() < Duration::from_secs(3) {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let said = std::fs::read_to_string(sb.path("nudged.txt")).unwrap();
+    assert_eq!(said, "Setup|A question is waiting for your answer: Which database?");
+    assert!(!pty.wrote(BEL), "the command instead of the bell");
+    pty.send("\x03");
+    pty.wait_exit();
+}
+
+#[test]
+fn spec13_2_a_reminder_comes_after_the_configured_wait_without_a_key() {
+    let sb = Sandbox::new();
+    // 0.02 minutes: 1.2 s.
+    let mut pty = open(&sb, r#"{"notify":"bell","remindAfterMinutes":0.02}"#, &[]);
+    std::thread::sleep(Duration::from_millis(500));
+    assert!(!pty.wrote(BEL), "not yet");
+    assert!(eventually_wrote(&pty, BEL), "reminded after 1.2 s without a key");
+    pty.send("\x03");
+    pty.wait_exit();
+}
