@@ -82,3 +82,15 @@ fn spec13_4_closing_the_input_keeps_the_answers_for_resume() {
     assert_eq!(pty.wait_exit(), 4, "the flow is still open");
     assert!(pty.screen().contains("every answer so far is saved"), "{}", pty.screen());
 }
+
+#[test]
+fn spec13_1_the_plain_frontend_times_out_too() {
+    let sb = Sandbox::new();
+    let mut pty = start(&sb, "--plain --timeout 2", &[]);
+    answer(&mut pty, "2", "Question 2 of 2");
+    pty.wait_for("Time ran out: what was answered is kept.");
+    assert_eq!(pty.wait_exit(), 1);
+    let out: Value = serde_json::from_str(&std::fs::read_to_string(sb.path("out.json")).unwrap()).unwrap();
+    assert_eq!(out["details"]["timedOut"], true);
+    assert_eq!(out["details"]["answers"]["db"]["values"], json!(["sqlite"]));
+}

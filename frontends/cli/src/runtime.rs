@@ -138,10 +138,10 @@ pub fn run(session: &mut DurableFlow, flow: &FlowArgs, report: Report) -> anyhow
     let config = crate::paths::config_path(flow);
     let Some(script) = &flow.script else {
         let ui = ask_storage::load_settings(config.as_deref()).ui;
-        if flow.plain || ui.plain || std::env::var("TERM").is_ok_and(|t| t == "dumb") {
-            return plain(session, report);
-        }
         let timeout = flow.timeout.unwrap_or(ui.timeout_seconds);
+        if flow.plain || ui.plain || std::env::var("TERM").is_ok_and(|t| t == "dumb") {
+            return plain(session, (timeout > 0).then(|| Duration::from_secs(timeout)), report);
+        }
         let clock = Clock::new((timeout > 0).then(|| Duration::from_secs(timeout)));
         let form = session.state().form();
         let prompt = form.questions.first().map_or("", |q| q.prompt.as_str());
@@ -175,7 +175,7 @@ fn config_display(config: Option<&Path>) -> Option<String> {
 }
 
 /// The plain-line frontend on `/dev/tty` (issue 13.4): the same flow, the same log.
-fn plain(session: &mut DurableFlow, report: Report) -> anyhow::Result<Status> {
+fn plain(session: &mut DurableFlow, timeout: Option<Duration>, report: Report) -> anyhow::Result<Status> {
     struct Driver<'a, 's>(&'a mut DurableFlow<'s>);
     impl ask_plain::Flow for Driver<'_, '_> {
         fn state(&self) -> &FlowState {
@@ -192,7 +192,7 @@ fn plain(session: &mut DurableFlow, report: Report) -> anyhow::Result<Status> {
     };
     let input = std::io::BufReader::new(tty.try_clone()?);
     let mut output = tty;
-    let ended = ask_plain::run(input, &mut output, &mut Driver(session))?;
+    let ended = ask_plain::run(input, &mut output, &mut Driver(session), timeout)?;
     if ended == ask_plain::Ended::InputClosed {
         errln!(
             "ask-user: the input closed; every answer so far is saved: `ask-user resume {}` continues",

@@ -12,6 +12,8 @@ pub mod announce;
 pub mod commands;
 
 use std::io::{self, BufRead, Write};
+use std::sync::mpsc::{self, RecvTimeoutError};
+use std::time::{Duration, Instant};
 
 use ask_engine::{Event, FlowState};
 
@@ -33,17 +35,48 @@ pub enum Ended {
 }
 
 /// Talks the flow through to its end: says where it is, reads a line, commits its events,
-/// says what changed.
-pub fn run(input: impl BufRead, out: &mut impl Write, flow: &mut impl Flow) -> io::Result<Ended> {
+/// says what changed. With a `timeout`, the form closes with what was saved when it runs out
+/// (a `TimedOut` event, as in the full-screen frontend); lines are read on a thread so the
+/// wait for one can end.
+pub fn run(
+    input: impl BufRead + Send + 'static,
+    out: &mut impl Write,
+    flow: &mut impl Flow,
+    timeout: Option<Duration>,
+) -> io::Result<Ended> {
     writeln!(out, "{}", announce::HELP)?;
     for line in announce::screen(flow.state()) {
         writeln!(out, "{line}")?;
     }
-    let mut lines = input.lines();
+    let (send, lines) = mpsc::channel();
+    std::thread::spawn(move || {
+        for line in input.lines() {
+            if send.send(line).is_err() {
+                break;
+            }
+        }
+    });
+    let deadline = timeout.map(|t| (Instant::now() + t, t.as_secs()));
     while flow.state().outcome().is_none() {
         write!(out, "> ")?;
         out.flush()?;
-        let Some(line) = lines.next().transpose()? else { return Ok(Ended::InputClosed) };
+        let next = match deadline {
+            Some((at, _)) => lines.recv_timeout(at.saturating_duration_since(Instant::now())),
+            None => lines.recv().map_err(|_| RecvTimeoutError::Disconnected),
+        };
+        let line = match next {
+            Ok(line) => line?,
+            Err(RecvTimeoutError::Disconnected) => return Ok(Ended::InputClosed),
+            Err(RecvTimeoutError::Timeout) => {
+                let seconds = deadline.map_or(0, |(_, s)| s);
+                flow.push(Event::TimedOut { seconds }).map_err(io::Error::other)?;
+                writeln!(out)?;
+                for line in announce::screen(flow.state()) {
+                    writeln!(out, "{line}")?;
+                }
+                return Ok(Ended::Completed);
+            }
+        };
         if line.trim().is_empty() {
             continue;
         }

@@ -39,8 +39,8 @@ fn opened(example: &str) -> FlowState {
 pub fn plain(example: &str, lines: &[&str]) -> (serde_json::Value, String) {
     let mut flow = Memory(opened(example));
     let mut said = Vec::new();
-    let input = lines.join("\n");
-    assert_eq!(run(input.as_bytes(), &mut said, &mut flow).unwrap(), Ended::Completed);
+    let input = std::io::Cursor::new(lines.join("\n").into_bytes());
+    assert_eq!(run(input, &mut said, &mut flow, None).unwrap(), Ended::Completed);
     (serde_json::to_value(flow.0.result().unwrap()).unwrap(), String::from_utf8(said).unwrap())
 }
 
