@@ -64,8 +64,15 @@ enum Text {
 
 /// `null` counts as absent everywhere: many tool-calling models send it for every optional
 /// field they leave out, and the published schema allows it.
+/// A field of a payload object. An option has three or four fields: comparing their names in
+/// order beats hashing the key (a JSON map hashes with SipHash), and a million options ask
+/// for six fields each.
+fn field<'a>(obj: &'a Map<String, Value>, key: &str) -> Option<&'a Value> {
+    if obj.len() <= 8 { obj.iter().find_map(|(k, v)| (k == key).then_some(v)) } else { obj.get(key) }
+}
+
 fn text_field(obj: &Map<String, Value>, key: &str) -> Text {
-    match obj.get(key) {
+    match field(obj, key) {
         None | Some(Value::Null) => Text::Missing,
         Some(Value::String(s)) if s.trim().is_empty() => Text::Blank,
         Some(Value::String(s)) => Text::Present(s.trim().to_owned()),
@@ -83,7 +90,7 @@ impl Validator {
             self.issue(String::new(), "payload must be a JSON object".to_owned());
             return None;
         };
-        let title = self.optional_text(obj, "title", "title".to_owned(), "title");
+        let title = self.optional_text(obj, "title", || "title".to_owned(), || "title".to_owned());
         let questions = match obj.get("questions") {
             None => {
                 self.issue("questions".into(), "questions is required".into());
@@ -109,43 +116,44 @@ impl Validator {
         Some(Form { title, questions: out })
     }
 
-    /// An optional string that must not be blank when given.
+    /// An optional string that must not be blank when given. `path` and `what` (how a person
+    /// names the field) are built only for an issue: a valid option costs no formatting.
     fn optional_text(
         &mut self,
         obj: &Map<String, Value>,
         key: &str,
-        path: String,
-        what: &str,
+        path: impl FnOnce() -> String,
+        what: impl FnOnce() -> String,
     ) -> Option<String> {
         match text_field(obj, key) {
             Text::Missing => None,
             Text::NotString => {
-                self.issue(path, format!("{what} must be a string"));
+                self.issue(path(), format!("{} must be a string", what()));
                 None
             }
             Text::Blank => {
-                self.issue(path, format!("{what} must not be blank"));
+                self.issue(path(), format!("{} must not be blank", what()));
                 None
             }
             Text::Present(s) => Some(s),
         }
     }
 
-    /// A required non-blank string.
+    /// A required non-blank string (`path` and `what` as for [`Validator::optional_text`]).
     fn required_text(
         &mut self,
         obj: &Map<String, Value>,
         key: &str,
-        path: String,
-        what: &str,
+        path: impl FnOnce() -> String,
+        what: impl FnOnce() -> String,
     ) -> Option<String> {
         match text_field(obj, key) {
             Text::Missing | Text::Blank => {
-                self.issue(path, format!("{what} is required"));
+                self.issue(path(), format!("{} is required", what()));
                 None
             }
             Text::NotString => {
-                self.issue(path, format!("{what} must be a string"));
+                self.issue(path(), format!("{} must be a string", what()));
                 None
             }
             Text::Present(s) => Some(s),
@@ -160,18 +168,22 @@ impl Validator {
             return None;
         };
         let kind = self.question_type(obj, &base, n);
-        let id = self.required_text(obj, "id", format!("{base}.id"), &format!("Question {n}: id"));
+        let id = self.required_text(obj, "id", || format!("{base}.id"), || format!("Question {n}: id"));
         if let Some(id) = &id
-            && let Some(first) = first_seen(seen_ids, id, n)
+            && let Some(first) = first_seen(seen_ids, id.clone(), n)
         {
             let message =
                 format!("Question {n}: duplicate question id \"{id}\" (question {first} has it too)");
             self.issue(format!("{base}.id"), message);
         }
         let label =
-            self.optional_text(obj, "label", format!("{base}.label"), &format!("Question {n}: label"));
-        let prompt =
-            self.required_text(obj, "prompt", format!("{base}.prompt"), &format!("Question {n}: prompt"));
+            self.optional_text(obj, "label", || format!("{base}.label"), || format!("Question {n}: label"));
+        let prompt = self.required_text(
+            obj,
+            "prompt",
+            || format!("{base}.prompt"),
+            || format!("Question {n}: prompt"),
+        );
         let required = match obj.get("required") {
             None | Some(Value::Null) => false,
             Some(Value::Bool(b)) => *b,
@@ -230,8 +242,12 @@ mod dialect;
 mod options;
 
 /// Records `key` as seen at `position`; for a repeat, gives the position it was first seen at.
-fn first_seen(seen: &mut HashMap<String, usize>, key: &str, position: usize) -> Option<usize> {
-    match seen.entry(key.to_owned()) {
+fn first_seen<K: Eq + std::hash::Hash, S: std::hash::BuildHasher>(
+    seen: &mut HashMap<K, usize, S>,
+    key: K,
+    position: usize,
+) -> Option<usize> {
+    match seen.entry(key) {
         std::collections::hash_map::Entry::Occupied(first) => Some(*first.get()),
         std::collections::hash_map::Entry::Vacant(slot) => {
             slot.insert(position);

@@ -60,7 +60,8 @@ impl FlowState {
                 KeyCode::PageDown if !has_preview => return self.move_cursor_to(self.step(10)),
                 KeyCode::PageUp => return self.preview_scroll = self.preview_scroll.saturating_sub(10),
                 KeyCode::PageDown => {
-                    return self.preview_scroll = (self.preview_scroll + 10).min(self.preview_lines());
+                    let next = self.preview_scroll + 10;
+                    return self.preview_scroll = next.min(self.preview_lines_up_to(next));
                 }
                 KeyCode::Home => return self.move_cursor_to(self.first_shown()),
                 KeyCode::End => return self.move_cursor_to(self.custom_row()),
@@ -96,12 +97,14 @@ impl FlowState {
         }
     }
 
-    /// Lines in the highlighted option's preview: how far PageDown may scroll.
-    fn preview_lines(&self) -> usize {
+    /// Lines in the highlighted option's preview, counted no further than `limit`: how far
+    /// PageDown may scroll, at a cost that grows with the scroll position, not with the
+    /// preview (a million lines, issue 15.3).
+    fn preview_lines_up_to(&self, limit: usize) -> usize {
         self.current()
             .and_then(|(q, _)| q.options.get(self.cursor))
             .and_then(|o| o.preview.as_deref())
-            .map_or(0, |p| p.lines().count())
+            .map_or(0, |p| p.lines().take(limit).count())
     }
 
     /// The custom (`Type your own`) row's index on the active question.

@@ -131,8 +131,18 @@ pub struct PreviewView {
     pub label: String,
     /// Its description.
     pub description: Option<String>,
-    /// Its preview text.
-    pub text: String,
+    /// The form the preview text lives in, shared: a view built on every key must not copy a
+    /// preview of a million lines (issue 15.3).
+    form: std::sync::Arc<ask_schema::Form>,
+    question: usize,
+    option: usize,
+}
+
+impl PreviewView {
+    /// The preview text.
+    pub fn text(&self) -> &str {
+        self.form.questions[self.question].options[self.option].preview.as_deref().unwrap_or("")
+    }
 }
 
 /// The review tab.
@@ -287,7 +297,9 @@ impl FlowState {
             .map(|o| PreviewView {
                 label: screenful(&o.label).to_owned(),
                 description: o.description.as_deref().map(|d| screenful(d).to_owned()),
-                text: o.preview.clone().unwrap_or_default(),
+                form: std::sync::Arc::clone(&self.form),
+                question: self.tab,
+                option: self.cursor,
             });
         Some(QuestionView {
             prompt: screenful(&q.prompt).to_owned(),

@@ -44,7 +44,15 @@ pub fn print_result(result: &ToolResult) -> anyhow::Result<()> {
 }
 
 /// JSON text with DEL and C1 controls escaped (they can only occur inside strings).
-pub fn inert_json(json: &str) -> String {
+pub fn inert_json(json: &str) -> std::borrow::Cow<'_, str> {
+    // In UTF-8, DEL is the byte 0x7f and a C1 control is 0xc2 followed by 0x80–0x9f: most
+    // results hold neither and are passed through without a copy.
+    let b = json.as_bytes();
+    let has_control =
+        b.contains(&0x7f) || b.windows(2).any(|w| w[0] == 0xc2 && (0x80..=0x9f).contains(&w[1]));
+    if !has_control {
+        return std::borrow::Cow::Borrowed(json);
+    }
     let mut out = String::with_capacity(json.len());
     for c in json.chars() {
         if ('\u{7f}'..='\u{9f}').contains(&c) {
@@ -53,7 +61,7 @@ pub fn inert_json(json: &str) -> String {
             out.push(c);
         }
     }
-    out
+    std::borrow::Cow::Owned(out)
 }
 
 /// Opens a form the way every command does: store its raw payload first when it is new (also
@@ -384,9 +392,15 @@ mod tests {
     #[test]
     fn c1_controls_and_del_are_escaped_and_the_value_is_unchanged() {
         let raw = serde_json::json!({"text": "a\u{9b}31mred\u{7f}é"});
-        let text = super::inert_json(&raw.to_string());
+        let json = raw.to_string();
+        let text = super::inert_json(&json);
         assert!(text.is_ascii() || !text.chars().any(|c| ('\u{7f}'..='\u{9f}').contains(&c)), "{text}");
         assert!(text.contains("\\u009b") && text.contains("\\u007f"), "{text}");
         assert_eq!(serde_json::from_str::<serde_json::Value>(&text).unwrap(), raw);
+        let plain = "{\"text\":\"héllo\"}";
+        assert!(
+            matches!(super::inert_json(plain), std::borrow::Cow::Borrowed(_)),
+            "no copy without controls"
+        );
     }
 }

@@ -101,6 +101,17 @@ fn main() {
         }
     }
     run("typical, 20 000-line previews", &huge, "keys-typical-2000.txt");
+    // Issue 15.3: per-key cost independent of the preview's size.
+    let mut million = typical.clone();
+    let long: String = (1..=1_000_000).map(|i| format!("{i:>7} | fn line_{i}() {{ work(); }}\n")).collect();
+    for q in million["questions"].as_array_mut().unwrap() {
+        if q["type"] == "preview" {
+            for o in q["options"].as_array_mut().unwrap() {
+                o["preview"] = Value::String(long.clone());
+            }
+        }
+    }
+    run("typical, 1 000 000-line previews", &million, "keys-typical-2000.txt");
     // Per-key cost must not grow with text that is off screen (issue 14.4): one unbroken 10 MB
     // label on the first question.
     let mut wide = typical.clone();

@@ -305,3 +305,20 @@ fn filtered_long_list() {
     assert!(frame.contains("❯  4. Blackberry") && !frame.contains("Apple"), "{frame}");
     insta::assert_snapshot!(frame);
 }
+
+/// Issue 15.3: far into a long preview, lines above the pane are counted, not laid out — and
+/// the pane shows exactly what laying them all out would, at the end too (a wrapped line and a
+/// line with a tab among them).
+#[test]
+fn far_into_a_long_preview_the_pane_shows_the_right_lines() {
+    let mut text: String = (1..=3000).map(|i| format!("line {i}\n")).collect();
+    text.insert_str(0, &format!("{}\n\ttabbed\n", "w".repeat(150)));
+    let raw = json!({"questions":[{"id":"a","type":"preview","prompt":"Which?","options":[{"value":"x","label":"X","description":"d","preview":text}]}]});
+    let paged = draw(&raw, FormSource::Tool, &"pageDown\n".repeat(150), 100, 20);
+    // 150 PageDowns: row 1501; rows are the description, a blank, two for the wide line, the
+    // tab line, then `line 1` on row 6: row 1501 is `line 1496`.
+    assert!(paged.contains("from line 1501"), "{paged}");
+    assert!(paged.contains("│line 1496 ") || paged.contains("│ line 1496"), "{paged}");
+    let end = draw(&raw, FormSource::Tool, &"pageDown\n".repeat(400), 100, 20);
+    assert!(end.contains("line 3000") && !end.contains("more below"), "{end}");
+}

@@ -32,11 +32,13 @@ impl Validator {
             }
         };
         let marker_ok = self.freeform_rules(items, &path, n);
-        let mut seen = HashMap::new();
+        // Sized once, with a fast hasher: the payload's values are not attacker-chosen keys
+        // into a long-lived table, just a duplicate check over one list.
+        let mut seen = HashMap::with_capacity_and_hasher(items.len(), foldhash::fast::RandomState::default());
         let mut out = Vec::with_capacity(items.len());
         let mut all_ok = marker_ok;
         for (j, raw) in items.iter().enumerate() {
-            match self.option(raw, &format!("{path}[{j}]"), n, j + 1, kind, &mut seen) {
+            match self.option(raw, &path, n, j + 1, kind, &mut seen) {
                 Some(opt) => out.push(opt),
                 None => all_ok = false,
             }
@@ -48,7 +50,7 @@ impl Validator {
     fn freeform_rules(&mut self, items: &[Value], path: &str, n: usize) -> bool {
         let mut ok = true;
         for (j, raw) in items.iter().enumerate() {
-            let Some(flag) = raw.as_object().and_then(|o| o.get("freeform")) else { continue };
+            let Some(flag) = raw.as_object().and_then(|o| super::field(o, "freeform")) else { continue };
             let at = format!("{path}[{j}].freeform");
             let m = j + 1;
             match (flag, self.source) {
@@ -75,36 +77,37 @@ impl Validator {
         ok
     }
 
-    fn option(
+    /// Option `m` (1-based) of question `n`, at `{list}[m-1]`. Paths and messages are built only
+    /// for an issue, and duplicate values are found by the payload's own strings: a valid option
+    /// costs its normalized strings and one hash insert.
+    fn option<'v>(
         &mut self,
-        raw: &Value,
-        base: &str,
+        raw: &'v Value,
+        list: &str,
         n: usize,
         m: usize,
         kind: QuestionType,
-        seen: &mut HashMap<String, usize>,
+        seen: &mut HashMap<&'v str, usize, foldhash::fast::RandomState>,
     ) -> Option<OptionItem> {
+        let j = m - 1;
         let Some(obj) = raw.as_object() else {
-            self.issue(base.to_owned(), format!("Question {n}: option {m} must be an object"));
+            self.issue(format!("{list}[{j}]"), format!("Question {n}: option {m} must be an object"));
             return None;
         };
-        let who = format!("Question {n}: option {m}");
-        let value = self.required_text(obj, "value", format!("{base}.value"), &format!("{who} value"));
-        if let Some(value) = &value
-            && let Some(first) = super::first_seen(seen, value, m)
+        let at = |field: &str| format!("{list}[{j}].{field}");
+        let who = |field: &str| format!("Question {n}: option {m} {field}");
+        let value = self.required_text(obj, "value", || at("value"), || who("value"));
+        if value.is_some()
+            && let Some(key) = super::field(obj, "value").and_then(Value::as_str).map(str::trim)
+            && let Some(first) = super::first_seen(seen, key, m)
         {
-            let message = format!("Question {n}: option {m} repeats the value \"{value}\" of option {first}");
-            self.issue(format!("{base}.value"), message);
+            let message = format!("Question {n}: option {m} repeats the value \"{key}\" of option {first}");
+            self.issue(at("value"), message);
         }
-        let label = self.required_text(obj, "label", format!("{base}.label"), &format!("{who} label"));
-        let description = self.optional_text(
-            obj,
-            "description",
-            format!("{base}.description"),
-            &format!("{who} description"),
-        );
-        let preview = self.preview(obj, base, &who, kind);
-        let freeform = matches!(obj.get("freeform"), Some(Value::Bool(true)));
+        let label = self.required_text(obj, "label", || at("label"), || who("label"));
+        let description = self.optional_text(obj, "description", || at("description"), || who("description"));
+        let preview = self.preview(obj, &at, &who, kind);
+        let freeform = matches!(super::field(obj, "freeform"), Some(Value::Bool(true)));
         Some(OptionItem { value: value?, label: label?, description, preview: preview.ok()?, freeform })
     }
 
@@ -112,22 +115,23 @@ impl Validator {
     fn preview(
         &mut self,
         obj: &Map<String, Value>,
-        base: &str,
-        who: &str,
+        at: &dyn Fn(&str) -> String,
+        who: &dyn Fn(&str) -> String,
         kind: QuestionType,
     ) -> Result<Option<String>, ()> {
-        let path = format!("{base}.preview");
         if kind != QuestionType::Preview {
             let before = self.issues.len();
-            let p = self.optional_text(obj, "preview", path, &format!("{who} preview"));
+            let p = self.optional_text(obj, "preview", || at("preview"), || who("preview"));
             return if self.issues.len() > before { Err(()) } else { Ok(p) };
         }
         match super::text_field(obj, "preview") {
             super::Text::Present(s) => Ok(Some(s)),
             _ => {
-                self.issue(path, format!(
-                    "{who} needs preview text on a preview question; add preview text to every option or use type: \"single\""
-                ));
+                let message = format!(
+                    "{} needs preview text on a preview question; add preview text to every option or use type: \"single\"",
+                    who("").trim_end()
+                );
+                self.issue(at("preview"), message);
                 Err(())
             }
         }

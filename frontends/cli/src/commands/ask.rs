@@ -4,7 +4,7 @@ use std::path::{Path, PathBuf};
 
 use anyhow::Context;
 use ask_engine::{Event, FlowState, Origin, fallback_result, id_conflict_result, invalid_result};
-use ask_schema::{Form, FormSource, Issue, validate_text};
+use ask_schema::{Form, FormSource, Issue};
 use ask_storage::{Store, StoreError};
 
 use crate::cli::AskArgs;
@@ -20,8 +20,14 @@ pub fn load_form(file: Option<&Path>) -> anyhow::Result<(serde_json::Value, Resu
         let issue = Issue { path: String::new(), message: "payload is not valid UTF-8".to_owned() };
         return Ok((serde_json::Value::Null, Err(vec![issue])));
     };
-    let raw = serde_json::from_str(&text).unwrap_or(serde_json::Value::Null);
-    Ok((raw, validate_text(&text, FormSource::Tool)))
+    // Parsed once: a payload of a million options is 100 MB of JSON.
+    match ask_schema::parse_json(&text) {
+        Ok(raw) => {
+            let form = ask_schema::validate(&raw, FormSource::Tool);
+            Ok((raw, form))
+        }
+        Err(issues) => Ok((serde_json::Value::Null, Err(issues))),
+    }
 }
 
 pub fn run_ask(args: &AskArgs) -> anyhow::Result<Status> {

@@ -50,15 +50,27 @@ fn preview_window(
         all.blank();
     }
     let mut more_below = false;
-    for raw in p.text.split('\n') {
-        if all.len() > scroll + height {
+    // Lines well above the pane are only counted: an ASCII line no wider than the pane is one
+    // row without wrapping it, so scrolling far into a long preview costs a scan, not a layout.
+    // The fold keeps `scroll` within the preview's line count, so the pane's first row is never
+    // more than a pane's height above `scroll`: the last `height` rows before it are laid out.
+    let mut skipped = 0;
+    for raw in p.text().split('\n') {
+        if all.len() + skipped > scroll + height {
             more_below = true;
             break;
         }
+        let above = all.len() + skipped + height < scroll;
+        if above && raw.len() <= width && raw.is_ascii() && !raw.bytes().any(|b| b < 0x20 || b == 0x7f) {
+            skipped += 1;
+            continue;
+        }
         all.wrapped(raw, 0, width, Default::default());
     }
-    let start = scroll.min(all.len().saturating_sub(height));
-    let more_below = more_below || all.len() > start + height;
+    // Rows are numbered as if the skipped lines were there: `all` holds what follows them.
+    let total = all.len() + skipped;
+    let start = scroll.min(total.saturating_sub(height));
+    let more_below = more_below || total > start + height;
     // Where the pane is and which keys move it, in its border (issue 12.6).
     let position = match (start > 0, more_below) {
         (false, false) => None,
@@ -66,7 +78,8 @@ fn preview_window(
         (false, true) => Some(" more below · PgDn ".to_owned()),
         (true, true) => Some(format!(" from line {} · PgUp/PgDn ", start + 1)),
     };
-    (Lines { lines: all.lines.split_off(start), ..Lines::default() }, position)
+    let first = start.saturating_sub(skipped).min(all.lines.len());
+    (Lines { lines: all.lines.split_off(first), ..Lines::default() }, position)
 }
 
 /// Draws lines scrolled so the focus row and the cursor are visible; places the cursor.

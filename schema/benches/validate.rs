@@ -1,0 +1,49 @@
+//! Validation at scale (issue 15.2): a question of 10 000, 100 000 and 1 000 000 options, each
+//! with a value, a label and a description. Times parsing the payload text into a JSON value
+//! and validating that value into the normalized form, separately; median of the runs.
+//!
+//! Run: `cargo bench -p ask-schema --bench validate`.
+#![allow(clippy::unwrap_used, clippy::expect_used)] // a benchmark fails loudly
+
+use std::time::{Duration, Instant};
+
+use ask_schema::{FormSource, parse_json, validate};
+
+fn payload(n: usize) -> String {
+    let options: Vec<serde_json::Value> = (0..n)
+        .map(|i| {
+            serde_json::json!({"value": format!("v{i}"), "label": format!("Option number {i}"), "description": "a short description"})
+        })
+        .collect();
+    serde_json::json!({"questions": [{"id": "a", "prompt": "Pick one", "options": options}]}).to_string()
+}
+
+fn median(mut runs: Vec<Duration>) -> Duration {
+    runs.sort();
+    runs[runs.len() / 2]
+}
+
+fn main() {
+    for (n, runs) in [(10_000, 21), (100_000, 7), (1_000_000, 3)] {
+        let text = payload(n);
+        let (mut parse, mut check) = (Vec::new(), Vec::new());
+        for _ in 0..runs {
+            let start = Instant::now();
+            let raw = parse_json(&text).unwrap();
+            parse.push(start.elapsed());
+            let start = Instant::now();
+            let form = validate(&raw, FormSource::Tool).unwrap();
+            check.push(start.elapsed());
+            assert_eq!(form.questions[0].options.len(), n);
+        }
+        let (p, v) = (median(parse), median(check));
+        println!(
+            "{n:>9} options ({:>5.1} MB): parse {:>8.1} ms ({:>5.0} ns/option), validate {:>8.1} ms ({:>5.0} ns/option)",
+            text.len() as f64 / 1e6,
+            p.as_secs_f64() * 1e3,
+            p.as_nanos() as f64 / n as f64,
+            v.as_secs_f64() * 1e3,
+            v.as_nanos() as f64 / n as f64,
+        );
+    }
+}

@@ -1,0 +1,200 @@
+//! Key → screen through a real pseudo-terminal (issue 15.1): the release `ask-user ask` on the
+//! shared workload forms at 80×24, the store on the local disk, the 2 000-key scripts sent one
+//! key at a time; for each key, the time from writing it to the first bytes of the screen
+//! update arriving. A program that only echoes (`cat` in raw mode) is timed the same way in
+//! the same run, as the floor. Keys that change nothing on screen are counted, not timed. When
+//! a script ends the form (a second Esc, a review shortcut), a fresh process carries on, as a
+//! host would.
+//!
+//! Run: `cargo bench -p ask-tests --bench keyscreen` (it builds the release binary first).
+#![allow(clippy::unwrap_used, clippy::expect_used)] // a benchmark fails loudly
+
+use std::io::{Read, Write};
+use std::path::{Path, PathBuf};
+use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
+use std::time::{Duration, Instant};
+
+use portable_pty::{Child, CommandBuilder, PtySize, native_pty_system};
+
+/// The bytes a terminal sends for a key id of the script format.
+fn encode(id: &str) -> Vec<Vec<u8>> {
+    if let Some(text) = id.strip_prefix("type \"").and_then(|t| t.strip_suffix('"')) {
+        return text.chars().map(|c| c.to_string().into_bytes()).collect();
+    }
+    let bytes: &[u8] = match id {
+        "down" => b"\x1b[B",
+        "up" => b"\x1b[A",
+        "left" => b"\x1b[D",
+        "right" => b"\x1b[C",
+        "tab" => b"\t",
+        "shift+tab" => b"\x1b[Z",
+        "enter" => b"\r",
+        "esc" => b"\x1b",
+        "space" => b" ",
+        "backspace" => b"\x7f",
+        "shift+n" => b"N",
+        other if other.chars().count() == 1 => other.as_bytes(),
+        other => panic!("no bytes for key {other}"),
+    };
+    vec![bytes.to_vec()]
+}
+
+struct Session {
+    child: Box<dyn Child + Send + Sync>,
+    writer: Box<dyn Write + Send>,
+    arrivals: Receiver<Instant>,
+}
+
+impl Session {
+    fn spawn(cmd: CommandBuilder, ready: &str) -> Session {
+        let pair = native_pty_system()
+            .openpty(PtySize { rows: 24, cols: 80, pixel_width: 0, pixel_height: 0 })
+            .unwrap();
+        let mut reader = pair.master.try_clone_reader().unwrap();
+        let writer = pair.master.take_writer().unwrap();
+        let child = pair.slave.spawn_command(cmd).unwrap();
+        let (send, arrivals) = channel();
+        let (screen_send, screen) = channel();
+        std::thread::spawn(move || {
+            let _master = pair.master; // kept open while the reader runs
+            let mut parser = vt100::Parser::new(24.try_into().unwrap(), 80.try_into().unwrap(), 0);
+            let mut buf = [0u8; 65536];
+            let mut seen = false;
+            while let Ok(n) = reader.read(&mut buf) {
+                if n == 0 {
+                    break;
+                }
+                let _ = send.send(Instant::now());
+                if !seen {
+                    parser.process(&buf[..n]);
+                    if screen_send.send(parser.screen().contents()).is_err() {
+                        seen = true;
+                    }
+                }
+            }
+        });
+        let start = Instant::now();
+        loop {
+            let contents = screen.recv_timeout(Duration::from_secs(10)).expect("a first frame");
+            if contents.contains(ready) {
+                break;
+            }
+            assert!(start.elapsed() < Duration::from_secs(10), "no first frame");
+        }
+        drop(screen);
+        let mut s = Session { child, writer, arrivals };
+        s.settle();
+        s
+    }
+
+    /// Waits until nothing has arrived for a while, then forgets what did.
+    fn settle(&mut self) {
+        while self.arrivals.recv_timeout(Duration::from_millis(30)).is_ok() {}
+    }
+
+    /// Sends a key; the time until output arrives, or `None` when nothing changed on screen.
+    fn key(&mut self, bytes: &[u8]) -> Option<Duration> {
+        let start = Instant::now();
+        self.writer.write_all(bytes).unwrap();
+        self.writer.flush().unwrap();
+        let first = match self.arrivals.recv_timeout(Duration::from_millis(150)) {
+            Ok(at) => Some(at.saturating_duration_since(start)),
+            Err(RecvTimeoutError::Timeout | RecvTimeoutError::Disconnected) => None,
+        };
+        // Let the rest of the frame arrive before the next key.
+        while self.arrivals.recv_timeout(Duration::from_millis(4)).is_ok() {}
+        first
+    }
+
+    fn running(&mut self) -> bool {
+        self.child.try_wait().unwrap().is_none()
+    }
+}
+
+fn ask(bin: &Path, form: &Path, dir: &Path) -> CommandBuilder {
+    let mut cmd = CommandBuilder::new(bin);
+    cmd.args(["ask".as_ref(), form.as_os_str()]);
+    cmd.env("ASK_USER_STORE", dir.join("s.redb"));
+    cmd.env("ASK_USER_CONFIG", dir.join("c.json"));
+    cmd.env("ASK_LOG_DIR", dir.join("logs"));
+    cmd.env("ASK_USER_KEYBOARD_PROBE", "0");
+    cmd.env("TERM", "xterm-256color");
+    cmd
+}
+
+fn report(name: &str, mut samples: Vec<Duration>, unchanged: usize, restarts: usize) {
+    samples.sort();
+    let ms = |d: Duration| d.as_secs_f64() * 1000.0;
+    let at = |q: f64| samples[((samples.len() as f64 * q) as usize).min(samples.len() - 1)];
+    println!(
+        "{name:<28} {:>5} keys timed: p50 {:>6.3} ms  p90 {:>6.3} ms  p99 {:>6.3} ms  max {:>7.3} ms  ({unchanged} changed nothing, {restarts} restarts)",
+        samples.len(),
+        ms(at(0.5)),
+        ms(at(0.9)),
+        ms(at(0.99)),
+        ms(*samples.last().unwrap()),
+    );
+}
+
+fn main() {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..");
+    let status = std::process::Command::new(env!("CARGO"))
+        .args(["build", "--release", "-q", "-p", "ask-user"])
+        .current_dir(&root)
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let bin = root.join("target/release/ask-user");
+    let bench = root.join("bench/workload");
+    // The store on the local disk, not a tmpfs: the durable commit is part of the measure.
+    // `KEYSCREEN_DIR=/dev/shm` puts it in memory, to see what the commit costs.
+    let scratch =
+        std::env::var_os("KEYSCREEN_DIR").map_or_else(|| root.join("target/keyscreen"), PathBuf::from);
+    std::fs::create_dir_all(&scratch).unwrap();
+
+    // The floor: a program that only echoes each key back.
+    let mut echo = CommandBuilder::new("sh");
+    echo.args(["-c", "stty raw -echo; echo ready; exec cat"]);
+    let mut floor = Session::spawn(echo, "ready");
+    let keys: Vec<Vec<u8>> = std::fs::read_to_string(bench.join("keys-typical-2000.txt"))
+        .unwrap()
+        .lines()
+        .flat_map(encode)
+        .filter(|k| k != b"\x1b") // cat echoes ESC, but a lone ESC then waits for more bytes
+        .collect();
+    let samples: Vec<Duration> = keys.iter().filter_map(|k| floor.key(k)).collect();
+    report("echo only (floor)", samples, 0, 0);
+    let _ = floor.child.kill();
+
+    for (name, form, script) in [
+        ("typical (5 × 4)", "form-typical.json", "keys-typical-2000.txt"),
+        ("stress (50 × 200)", "form-stress.json", "keys-stress-2000.txt"),
+    ] {
+        let dir = tempfile::tempdir_in(&scratch).unwrap();
+        let form = bench.join(form);
+        let keys: Vec<Vec<u8>> =
+            std::fs::read_to_string(bench.join(script)).unwrap().lines().flat_map(encode).collect();
+        let ready = |s: &mut Option<Session>| {
+            if s.as_mut().is_none_or(|s| !s.running()) {
+                *s = Some(Session::spawn(ask(&bin, &form, dir.path()), "│"));
+                true
+            } else {
+                false
+            }
+        };
+        let (mut session, mut samples, mut unchanged, mut restarts) = (None, Vec::new(), 0, 0);
+        for key in &keys {
+            if ready(&mut session) {
+                restarts += 1;
+            }
+            match session.as_mut().unwrap().key(key) {
+                Some(d) => samples.push(d),
+                None => unchanged += 1,
+            }
+        }
+        report(name, samples, unchanged, restarts - 1);
+        if let Some(mut s) = session {
+            let _ = s.child.kill();
+        }
+    }
+}
