@@ -80,10 +80,15 @@ pub struct QuestionView {
     pub note: String,
     /// The question-note editor, when open.
     pub note_editor: Option<EditorView>,
-    /// Declared options, then the custom row.
+    /// The rows around the cursor (declared options, then the custom row; a filter hides
+    /// some): a window, not the whole list, so a view costs what a screen can show.
     pub rows: Vec<RowView>,
-    /// The option cursor (row index).
+    /// The cursor's index in `rows`.
     pub cursor: usize,
+    /// How many rows shown come before `rows[0]`.
+    pub first: usize,
+    /// How many rows are shown in all (the custom row included).
+    pub total: usize,
     /// The highlighted option's preview (preview questions, not on the custom row).
     pub preview: Option<PreviewView>,
     /// Lines the preview pane is scrolled by.
@@ -259,13 +264,37 @@ impl FlowState {
 
     fn question_view(&self) -> Option<QuestionView> {
         let (q, qs) = self.current()?;
-        let mut rows: Vec<RowView> = q
-            .options
-            .iter()
-            .take(q.declared_rows())
-            .enumerate()
-            .filter(|(i, _)| self.row_shown(*i))
-            .map(|(i, o)| RowView {
+        let declared = q.declared_rows();
+        // The rows shown (a filter hides some), as declared indices; the custom row is `declared`.
+        let filtered = self.filter.as_ref().is_some_and(|f| !f.query.is_empty());
+        let shown: Option<Vec<usize>> =
+            filtered.then(|| (0..declared).filter(|&i| self.row_shown(i)).chain([declared]).collect());
+        let total = shown.as_ref().map_or(declared + 1, Vec::len);
+        let at = |k: usize| shown.as_ref().map_or(k, |s| s[k]);
+        // The cursor's place among the rows shown.
+        let cursor = match &shown {
+            Some(s) => s.iter().position(|&i| i == self.cursor).unwrap_or(total - 1),
+            None => self.cursor.min(declared),
+        };
+        // Only a window of rows around the cursor: a screen never shows more than its height
+        // above or below it, and a form may have a million options (issue 15.3).
+        let reach = usize::from(self.size.height).max(24) + 1;
+        let first = cursor.saturating_sub(reach);
+        let end = (cursor + reach + 1).min(total);
+        let row = |i: usize| {
+            if i == declared {
+                return RowView {
+                    number: declared + 1,
+                    label: if q.is_freeform() { "Type your answer:".into() } else { "Type your own".into() },
+                    description: None,
+                    selected: qs.custom_selected(),
+                    custom: true,
+                    text: screenful(qs.custom_text()).to_owned(),
+                    editor: editor_view(self, EditorTarget::Answer),
+                };
+            }
+            let o = &q.options[i];
+            RowView {
                 number: i + 1,
                 label: screenful(&o.label).to_owned(),
                 description: o.description.as_deref().map(|d| screenful(d).to_owned()),
@@ -273,27 +302,19 @@ impl FlowState {
                 custom: false,
                 text: screenful(qs.option_note(i)).to_owned(),
                 editor: editor_view(self, EditorTarget::OptionNote(i)),
-            })
-            .collect();
+            }
+        };
+        let rows: Vec<RowView> = (first..end).map(|k| row(at(k))).collect();
         let filter = self.filter.as_ref().map(|f| FilterView {
             query: f.query.clone(),
             editing: f.editing,
-            matches: rows.len(),
-            options: q.declared_rows(),
-        });
-        rows.push(RowView {
-            number: q.declared_rows() + 1,
-            label: if q.is_freeform() { "Type your answer:".into() } else { "Type your own".into() },
-            description: None,
-            selected: qs.custom_selected(),
-            custom: true,
-            text: screenful(qs.custom_text()).to_owned(),
-            editor: editor_view(self, EditorTarget::Answer),
+            matches: total - 1,
+            options: declared,
         });
         let preview = (q.kind == QuestionType::Preview)
             .then(|| q.options.get(self.cursor))
             .flatten()
-            .filter(|_| self.cursor < q.declared_rows())
+            .filter(|_| self.cursor < declared)
             .map(|o| PreviewView {
                 label: screenful(&o.label).to_owned(),
                 description: o.description.as_deref().map(|d| screenful(d).to_owned()),
@@ -307,8 +328,9 @@ impl FlowState {
             freeform: q.is_freeform(),
             note: screenful(qs.note()).to_owned(),
             note_editor: editor_view(self, EditorTarget::QuestionNote),
-            // The cursor's place among the rows shown.
-            cursor: rows.iter().position(|r| r.number == self.cursor + 1).unwrap_or(rows.len() - 1),
+            cursor: cursor - first,
+            first,
+            total,
             rows,
             preview,
             preview_scroll: self.preview_scroll,

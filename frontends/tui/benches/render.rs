@@ -112,6 +112,13 @@ fn main() {
         }
     }
     run("typical, 1 000 000-line previews", &million, "keys-typical-2000.txt");
+    // Issue 15.3: per-key cost independent of the number of options (the view is a window).
+    let options: Vec<Value> = (0..100_000)
+        .map(|i| serde_json::json!({"value": format!("v{i}"), "label": format!("Option {i}"), "description": "about it"}))
+        .collect();
+    let mut wide_list = typical.clone();
+    wide_list["questions"][0]["options"] = Value::Array(options);
+    run("typical, 100 000 options on Q1", &wide_list, "keys-typical-2000.txt");
     // Per-key cost must not grow with text that is off screen (issue 14.4): one unbroken 10 MB
     // label on the first question.
     let mut wide = typical.clone();

@@ -21,7 +21,7 @@ pub fn render(frame: &mut Frame, areas: &QuestionAreas, q: &QuestionView) {
     let preview = q.preview.as_ref();
     let (list_area, preview_area) = (areas.list, areas.preview);
     let list = question_lines(q, list_area.width as usize, list_area.height as usize, areas.descriptions);
-    draw_list(frame, list_area, list, q.cursor, q.rows.len());
+    draw_list(frame, list_area, list, q.first + q.cursor, q.total);
     if let (Some(p), Some(pa)) = (preview, preview_area) {
         let title = format!(" {} ", sanitize(shown(&p.label, pa.width as usize, 1), false));
         let inner = Block::bordered().inner(pa);
@@ -104,7 +104,7 @@ pub fn head_height(q: &QuestionView, width: usize) -> usize {
 
 /// Lines the option list takes at `width`, laying out at most `cap` of them.
 pub fn list_height(q: &QuestionView, width: usize, cap: usize, descriptions: bool) -> usize {
-    if q.rows.len() > cap {
+    if q.total > cap {
         return cap; // every row takes a line at least
     }
     question_lines(q, width, cap, descriptions).lines.len()
@@ -162,7 +162,7 @@ fn question_lines(q: &QuestionView, max: usize, height: usize, descriptions: boo
     if q.freeform {
         custom_row(&mut out, q.rows.last(), CustomRow::FreeForm, max);
         out.focus = Some((0, out.len().saturating_sub(1)));
-        return ListLines { lines: out, first: 0, starts: vec![0] };
+        return ListLines { lines: out, first: q.first, starts: vec![0] };
     }
     let mut starts = Vec::new();
     for (i, row) in q.rows.iter().enumerate().skip(first).take(q.cursor - first + height + 1) {
@@ -182,7 +182,8 @@ fn question_lines(q: &QuestionView, max: usize, height: usize, descriptions: boo
             out.focus = Some((start, out.len().saturating_sub(1)));
         }
     }
-    ListLines { lines: out, first, starts }
+    // `first` among all the rows shown, for the "N more" markers.
+    ListLines { lines: out, first: q.first + first, starts }
 }
 
 /// Draws an option list scrolled to its cursor, with `↑ N more` / `↓ N more · PgDn` rows when
@@ -243,7 +244,10 @@ fn pointer(on: bool) -> Span<'static> {
 
 /// Row numbers are right-aligned in a column as wide as the largest (issue 12.9).
 fn number_width(q: &QuestionView) -> usize {
-    q.rows.last().map_or(1, |r| r.number.to_string().len())
+    // The custom row has the largest number (options + 1), whether or not it is in the
+    // window; a filter leaves fewer rows shown but the same numbers.
+    let largest = q.filter.as_ref().map_or(q.total, |f| f.options + 1);
+    largest.to_string().len()
 }
 
 /// `  12. [x] ` — pointer, right-aligned number, and on multi questions the box.

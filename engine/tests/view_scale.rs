@@ -1,0 +1,48 @@
+//! The view model costs what a screen shows, not what the form holds (issue 15.3): a question
+//! of 100 000 options gives a window of rows around the cursor, with where it is among them.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+mod common;
+
+use ask_engine::Settings;
+use ask_engine::project::view::Body;
+use serde_json::json;
+
+fn many(n: usize) -> serde_json::Value {
+    let options: Vec<_> =
+        (1..=n).map(|i| json!({"value": format!("v{i}"), "label": format!("Option {i}")})).collect();
+    json!({"questions":[{"id":"a","prompt":"Pick","options":options}]})
+}
+
+fn question(script: &str) -> ask_engine::project::view::QuestionView {
+    let (state, _) = common::run_with(&many(100_000), script, Settings::default());
+    let Body::Question(q) = state.view().body else { panic!("a question") };
+    *q
+}
+
+#[test]
+fn spec15_3_a_long_list_gives_a_window_around_the_cursor() {
+    let top = question("");
+    assert_eq!((top.first, top.cursor, top.total), (0, 0, 100_001));
+    assert!(top.rows.len() <= 2 * 25 + 1, "{} rows built", top.rows.len());
+    assert_eq!(top.rows[0].label, "Option 1");
+
+    let middle = question(&"pageDown\n".repeat(5_000));
+    assert_eq!(middle.first + middle.cursor, 50_000, "the cursor's place among all rows");
+    assert_eq!(middle.rows[middle.cursor].label, "Option 50001");
+    assert!(middle.first > 0 && middle.rows.len() <= 51);
+
+    let end = question("end");
+    assert_eq!(end.first + end.cursor, 100_000);
+    assert!(end.rows[end.cursor].custom, "the custom row is last");
+}
+
+#[test]
+fn spec15_3_a_filtered_long_list_counts_the_rows_it_shows() {
+    let q = question("/\ntype \"Option 9999\"");
+    // Option 9999 and 99990–99999, then the custom row.
+    assert_eq!(q.total, 12);
+    assert_eq!(q.filter.as_ref().unwrap().matches, 11);
+    assert_eq!(q.rows[0].number, 9_999);
+    assert_eq!(q.rows.last().unwrap().number, 100_001);
+}
