@@ -136,15 +136,10 @@ fn report(name: &str, mut samples: Vec<Duration>, unchanged: usize, restarts: us
     );
 }
 
+mod common;
+
 fn main() {
-    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..");
-    let status = std::process::Command::new(env!("CARGO"))
-        .args(["build", "--release", "-q", "-p", "ask-user"])
-        .current_dir(&root)
-        .status()
-        .unwrap();
-    assert!(status.success());
-    let bin = root.join("target/release/ask-user");
+    let (root, bin) = common::release_binary();
     let bench = root.join("bench/workload");
     // The store on the local disk, not a tmpfs: the durable commit is part of the measure.
     // `KEYSCREEN_DIR=/dev/shm` puts it in memory, to see what the commit costs.

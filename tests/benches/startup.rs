@@ -9,15 +9,10 @@ use std::time::{Duration, Instant};
 
 use portable_pty::{CommandBuilder, PtySize, native_pty_system};
 
+mod common;
+
 fn main() {
-    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
-    let status = std::process::Command::new(env!("CARGO"))
-        .args(["build", "--release", "-q", "-p", "ask-user"])
-        .current_dir(&root)
-        .status()
-        .unwrap();
-    assert!(status.success());
-    let bin = root.join("target/release/ask-user");
+    let (root, bin) = common::release_binary();
     let payload = root.join("examples/project-setup.json");
     let mut samples = Vec::new();
     for _ in 0..30 {

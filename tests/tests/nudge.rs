@@ -34,43 +34,33 @@ fn eventually_wrote(pty: &Pty, bytes: &[u8]) -> bool {
     false
 }
 
-#[test]
-fn spec13_2_always_rings_the_bell_when_the_form_opens() {
+/// Opens a form with `ui`, checks the program wrote `bytes`, leaves it with Ctrl+C.
+fn nudges_with(ui: &str, env: &[(&str, &str)], bytes: &[u8]) {
     let sb = Sandbox::new();
-    let mut pty = open(&sb, r#"{"notify":"bell","notifyWhen":"always"}"#, &[]);
-    assert!(eventually_wrote(&pty, BEL));
+    let mut pty = open(&sb, ui, env);
+    assert!(eventually_wrote(&pty, bytes), "{:?} not written", String::from_utf8_lossy(bytes));
     pty.send("\x03");
     pty.wait_exit();
+}
+
+#[test]
+fn spec13_2_always_rings_the_bell_when_the_form_opens() {
+    nudges_with(r#"{"notify":"bell","notifyWhen":"always"}"#, &[], BEL);
 }
 
 #[test]
 fn spec13_2_auto_sends_a_desktop_notification_in_a_terminal_that_shows_them() {
-    let sb = Sandbox::new();
-    let mut pty = open(&sb, r#"{"notifyWhen":"always"}"#, &[("TERM_PROGRAM", "iTerm.app")]);
-    assert!(eventually_wrote(
-        &pty,
-        b"\x1b]9;Setup: A question is waiting for your answer: Which database?\x07"
-    ));
-    pty.send("\x03");
-    pty.wait_exit();
-    let sb = Sandbox::new();
-    let mut pty = open(&sb, r#"{"notifyWhen":"always"}"#, &[("TERM", "foot")]);
-    assert!(eventually_wrote(
-        &pty,
-        b"\x1b]777;notify;Setup;A question is waiting for your answer: Which database?\x07"
-    ));
-    pty.send("\x03");
-    pty.wait_exit();
+    let always = r#"{"notifyWhen":"always"}"#;
+    let osc9 = b"\x1b]9;Setup: A question is waiting for your answer: Which database?\x07";
+    nudges_with(always, &[("TERM_PROGRAM", "iTerm.app")], osc9);
+    let osc777 = b"\x1b]777;notify;Setup;A question is waiting for your answer: Which database?\x07";
+    nudges_with(always, &[("TERM", "foot")], osc777);
 }
 
 #[test]
 fn spec13_2_inside_tmux_the_notification_goes_through_its_passthrough() {
-    let sb = Sandbox::new();
     let env = [("TERM_PROGRAM", "WezTerm"), ("TMUX", "/tmp/tmux-0/default,1,0")];
-    let mut pty = open(&sb, r#"{"notifyWhen":"always"}"#, &env);
-    assert!(eventually_wrote(&pty, b"\x1bPtmux;\x1b\x1b]9;Setup: "));
-    pty.send("\x03");
-    pty.wait_exit();
+    nudges_with(r#"{"notifyWhen":"always"}"#, &env, b"\x1bPtmux;\x1b\x1b]9;Setup: ");
 }
 
 #[test]

@@ -54,26 +54,30 @@ impl FlowState {
         true
     }
 
-    /// Whether row `i` of the active question is shown under the filter.
-    pub(crate) fn row_shown(&self, i: usize) -> bool {
-        let Some(filter) = self.filter.as_ref().filter(|f| !f.query.is_empty()) else { return true };
-        let Some((q, _)) = self.current() else { return true };
-        let Some(option) = q.options.get(i).filter(|_| i < q.declared_rows()) else { return true };
-        let needle = filter.query.to_lowercase();
-        let holds = |text: &str| text.to_lowercase().contains(&needle);
-        holds(&option.label) || option.description.as_deref().is_some_and(holds)
+    /// Which rows of the active question the filter shows: a test of a row index, the query
+    /// lowered once for all the rows it is asked about.
+    pub(crate) fn row_shown(&self) -> impl Fn(usize) -> bool + '_ {
+        let needle = self.filter.as_ref().filter(|f| !f.query.is_empty()).map(|f| f.query.to_lowercase());
+        let question = self.current().map(|(q, _)| q);
+        move |i| {
+            let (Some(needle), Some(q)) = (&needle, question) else { return true };
+            let Some(option) = q.options.get(i).filter(|_| i < q.declared_rows()) else { return true };
+            let holds = |text: &str| text.to_lowercase().contains(needle.as_str());
+            holds(&option.label) || option.description.as_deref().is_some_and(holds)
+        }
     }
 
     /// The row `delta` shown rows away from the cursor (clamped to the first and last shown).
     pub(super) fn step(&self, delta: isize) -> usize {
         let last = self.custom_row();
+        let shown = self.row_shown();
         let mut row = self.cursor.min(last);
         let mut left = delta.unsigned_abs();
         while left > 0 {
             let next = if delta < 0 {
-                (0..row).rev().find(|&i| self.row_shown(i))
+                (0..row).rev().find(|&i| shown(i))
             } else {
-                (row + 1..=last).find(|&i| self.row_shown(i))
+                (row + 1..=last).find(|&i| shown(i))
             };
             let Some(next) = next else { break };
             row = next;
@@ -84,7 +88,8 @@ impl FlowState {
 
     /// The first row shown (the custom row when nothing matches).
     pub(super) fn first_shown(&self) -> usize {
-        (0..self.custom_row()).find(|&i| self.row_shown(i)).unwrap_or(self.custom_row())
+        let shown = self.row_shown();
+        (0..self.custom_row()).find(|&i| shown(i)).unwrap_or(self.custom_row())
     }
 
     /// Moves the cursor without opening the answer editor: keys are going to the query.
@@ -97,7 +102,7 @@ impl FlowState {
 
     /// After the query changed: a cursor on a row now hidden goes to the first row shown.
     fn keep_cursor_shown(&mut self) {
-        if !self.row_shown(self.cursor) {
+        if !self.row_shown()(self.cursor) {
             self.cursor_to(self.first_shown());
         }
     }

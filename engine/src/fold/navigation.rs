@@ -108,7 +108,7 @@ impl FlowState {
     }
 
     /// The custom (`Type your own`) row's index on the active question.
-    pub(super) fn custom_row(&self) -> usize {
+    pub(crate) fn custom_row(&self) -> usize {
         self.current().map_or(0, |(q, _)| q.declared_rows())
     }
 

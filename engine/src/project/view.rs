@@ -267,8 +267,9 @@ impl FlowState {
         let declared = q.declared_rows();
         // The rows shown (a filter hides some), as declared indices; the custom row is `declared`.
         let filtered = self.filter.as_ref().is_some_and(|f| !f.query.is_empty());
+        let test = self.row_shown();
         let shown: Option<Vec<usize>> =
-            filtered.then(|| (0..declared).filter(|&i| self.row_shown(i)).chain([declared]).collect());
+            filtered.then(|| (0..declared).filter(|&i| test(i)).chain([declared]).collect());
         let total = shown.as_ref().map_or(declared + 1, Vec::len);
         let at = |k: usize| shown.as_ref().map_or(k, |s| s[k]);
         // The cursor's place among the rows shown.

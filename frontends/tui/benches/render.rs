@@ -86,32 +86,28 @@ fn run(label: &str, form: &Value, keys: &str) {
     );
 }
 
+/// `form` with every preview replaced by `lines` numbered lines of code.
+fn with_previews(form: &Value, lines: usize) -> Value {
+    let long: String = (1..=lines).map(|i| format!("{i:>7} | fn line_{i}() {{ work(); }}\n")).collect();
+    let mut form = form.clone();
+    for q in form["questions"].as_array_mut().unwrap() {
+        if q["type"] == "preview" {
+            for o in q["options"].as_array_mut().unwrap() {
+                o["preview"] = Value::String(long.clone());
+            }
+        }
+    }
+    form
+}
+
 fn main() {
     let typical: Value = serde_json::from_str(&workload("form-typical.json")).unwrap();
     let stress: Value = serde_json::from_str(&workload("form-stress.json")).unwrap();
     run("typical (5 × 4)", &typical, "keys-typical-2000.txt");
     run("stress (50 × 200)", &stress, "keys-stress-2000.txt");
-    let mut huge = typical.clone();
-    let long: String = (1..=20_000).map(|i| format!("{i:>6} | fn line_{i}() {{ work(); }}\n")).collect();
-    for q in huge["questions"].as_array_mut().unwrap() {
-        if q["type"] == "preview" {
-            for o in q["options"].as_array_mut().unwrap() {
-                o["preview"] = Value::String(long.clone());
-            }
-        }
-    }
-    run("typical, 20 000-line previews", &huge, "keys-typical-2000.txt");
+    run("typical, 20 000-line previews", &with_previews(&typical, 20_000), "keys-typical-2000.txt");
     // Issue 15.3: per-key cost independent of the preview's size.
-    let mut million = typical.clone();
-    let long: String = (1..=1_000_000).map(|i| format!("{i:>7} | fn line_{i}() {{ work(); }}\n")).collect();
-    for q in million["questions"].as_array_mut().unwrap() {
-        if q["type"] == "preview" {
-            for o in q["options"].as_array_mut().unwrap() {
-                o["preview"] = Value::String(long.clone());
-            }
-        }
-    }
-    run("typical, 1 000 000-line previews", &million, "keys-typical-2000.txt");
+    run("typical, 1 000 000-line previews", &with_previews(&typical, 1_000_000), "keys-typical-2000.txt");
     // Issue 15.3: per-key cost independent of the number of options (the view is a window).
     let options: Vec<Value> = (0..100_000)
         .map(|i| serde_json::json!({"value": format!("v{i}"), "label": format!("Option {i}"), "description": "about it"}))

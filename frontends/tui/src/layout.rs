@@ -151,7 +151,7 @@ fn question_areas(
     let [head, rest] = Layout::vertical([Constraint::Length(head_h), Constraint::Fill(1)]).areas(body);
     let (list, preview) = match q.preview {
         Some(_) if rest.width >= SIDE_BY_SIDE => {
-            let left = rest.width * 45 / 100;
+            let left = beside_width(rest.width);
             let [list, _, preview] =
                 Layout::horizontal([Constraint::Length(left), Constraint::Length(1), Constraint::Fill(1)])
                     .areas(rest);
@@ -172,7 +172,12 @@ fn question_areas(
 /// one under the list takes half the rows, so the list needs twice its lines.
 fn list_needs(q: &QuestionView, width: u16, cap: u16, descriptions: bool) -> u16 {
     let beside = q.preview.is_some() && width >= SIDE_BY_SIDE;
-    let list_width = if beside { width * 45 / 100 } else { width };
+    let list_width = if beside { beside_width(width) } else { width };
     let need = question::list_height(q, list_width as usize, cap as usize + 1, descriptions) as u16;
     if q.preview.is_some() && !beside { need.saturating_mul(2) } else { need }
+}
+
+/// The option list's width when the preview is beside it.
+fn beside_width(width: u16) -> u16 {
+    width * 45 / 100
 }

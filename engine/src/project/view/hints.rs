@@ -74,7 +74,7 @@ impl FlowState {
         } else {
             // The filter is offered where the rows are many: past the digit keys, or more
             // than a screen holds.
-            let rows = self.custom_row_of_current();
+            let rows = self.custom_row();
             if rows > 0 && (rows > 9 || rows + 10 > usize::from(self.size.height)) {
                 hints.push(hint(km.filter.label(), "filter"));
             }
@@ -82,12 +82,5 @@ impl FlowState {
         }
         hints.push(hint("?", "settings"));
         hints
-    }
-}
-
-impl FlowState {
-    /// Declared rows on the active question (0 on the review tab).
-    fn custom_row_of_current(&self) -> usize {
-        self.current().map_or(0, |(q, _)| q.declared_rows())
     }
 }
