@@ -141,6 +141,48 @@ impl<'s> DurableFlow<'s> {
     pub fn push(&mut self, event: Event) -> Result<Effects, StoreError> {
         let before = *self.state.settings();
         let fx = self.commit_and_apply(event)?;
+        self.carry_out(&fx, before)?;
+        Ok(fx)
+    }
+
+    /// Pushes events that arrived together (keys already waiting in the terminal's input) with
+    /// as few commits as possible — group commit: a burst of keys costs one synced transaction
+    /// instead of one per key. The log and the state end up exactly as if each event had been
+    /// pushed on its own: each event is still committed before it is applied (the events are
+    /// folded into a copy that replaces the state only once they are on disk), a group ends at
+    /// an event with an effect (so that effect's outcome is logged right after it), and events
+    /// after the flow completes are neither committed nor applied. Returns how many were.
+    pub fn push_all(&mut self, events: &[Event]) -> Result<usize, StoreError> {
+        let mut done = 0;
+        while done < events.len() && self.state.outcome().is_none() {
+            let rest = &events[done..];
+            if rest.len() == 1 {
+                self.push(rest[0].clone())?;
+                done += 1;
+                continue;
+            }
+            let mut next = self.state.clone();
+            let mut group = 0;
+            let (mut fx, mut before) = (Effects::default(), *next.settings());
+            for event in rest {
+                before = *next.settings();
+                fx = next.apply(event);
+                group += 1;
+                if fx.save_toggle.is_some() || fx.complete_query.is_some() || next.outcome().is_some() {
+                    break;
+                }
+            }
+            self.store.append_all(&self.id, &rest[..group])?;
+            self.state = next;
+            self.carry_out(&fx, before)?;
+            done += group;
+        }
+        Ok(done)
+    }
+
+    /// Saves an overlay toggle (a failure is committed as an event) and hands an `@` query to
+    /// the worker.
+    fn carry_out(&mut self, fx: &Effects, before: ask_engine::Settings) -> Result<(), StoreError> {
         if let (Some((toggle, on)), Some(path)) = (fx.save_toggle, self.host.config.as_deref())
             && let Err(e) = crate::save_toggle(path, toggle, on)
         {
@@ -151,7 +193,7 @@ impl<'s> DurableFlow<'s> {
             worker.asked += 1;
             let _ = worker.requests.send((worker.asked, query.clone()));
         }
-        Ok(fx)
+        Ok(())
     }
 
     fn commit_and_apply(&mut self, event: Event) -> Result<Effects, StoreError> {

@@ -128,3 +128,128 @@ fn an_overlay_toggle_is_saved_and_a_failed_save_is_committed_as_an_event() {
         "file untouched"
     );
 }
+
+/// A store in memory that counts its synced writes (each durable commit syncs).
+#[derive(Debug, Default)]
+struct CountingBackend {
+    inner: redb::backends::InMemoryBackend,
+    syncs: std::sync::Arc<std::sync::atomic::AtomicUsize>,
+}
+
+impl redb::StorageBackend for CountingBackend {
+    fn len(&self) -> Result<u64, std::io::Error> {
+        self.inner.len()
+    }
+    fn read(&self, offset: u64, out: &mut [u8]) -> Result<(), std::io::Error> {
+        self.inner.read(offset, out)
+    }
+    fn set_len(&self, len: u64) -> Result<(), std::io::Error> {
+        self.inner.set_len(len)
+    }
+    fn sync_data(&self) -> Result<(), std::io::Error> {
+        self.syncs.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+        self.inner.sync_data()
+    }
+    fn write(&self, offset: u64, data: &[u8]) -> Result<(), std::io::Error> {
+        self.inner.write(offset, data)
+    }
+}
+
+fn opened(n: usize, multi: bool) -> Event {
+    let form = validate(&payload(n, multi), FormSource::Tool).unwrap();
+    Event::FlowOpened {
+        form: form.into(),
+        settings: Settings::default(),
+        origin: Origin::tool(),
+        size: Size::default(),
+        notices: vec![],
+    }
+}
+
+fn memory_store() -> Store {
+    Store::with_backend(
+        redb::backends::InMemoryBackend::new(),
+        "memory",
+        redb::ConcurrencyMode::ExclusiveWriter,
+    )
+    .unwrap()
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 128, ..ProptestConfig::default() })]
+
+    /// Group commit (issue 15.1): keys that arrive together are committed in one transaction,
+    /// yet the log and the state are exactly those of pushing each key on its own — including
+    /// an overlay toggle whose save fails in the middle of a burst (its failure is logged right
+    /// after it) and a burst that completes the flow (what follows is neither logged nor folded).
+    #[test]
+    fn a_burst_is_logged_and_folded_exactly_as_its_keys_one_by_one(
+        n in 1..4usize,
+        multi in any::<bool>(),
+        config_writable in any::<bool>(),
+        events in prop::collection::vec(event(), 0..120),
+        cuts in prop::collection::vec(1..12usize, 1..40),
+    ) {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("file"), "").unwrap();
+        // Each flow saves to its own directory under the same file name, so the logged save
+        // failures read alike.
+        let config = |flow: &str| {
+            let parent = if config_writable { dir.path().join(flow) } else { dir.path().join("file") };
+            let _ = std::fs::create_dir(&parent);
+            parent.join("config.json")
+        };
+        let (one_store, burst_store) = (memory_store(), memory_store());
+        let record = FlowRecord::new("f", "ask", "s", 0);
+        let mut one = DurableFlow::start(&one_store, &record, opened(n, multi)).unwrap()
+            .with_host(FlowHost { config: Some(config("one")) });
+        let mut burst = DurableFlow::start(&burst_store, &record, opened(n, multi)).unwrap()
+            .with_host(FlowHost { config: Some(config("burst")) });
+        for event in &events {
+            if one.state().outcome().is_some() {
+                break;
+            }
+            one.push(event.clone()).unwrap();
+        }
+        let (mut at, mut cut) = (0, cuts.iter().cycle());
+        while at < events.len() {
+            let end = (at + cut.next().unwrap()).min(events.len());
+            burst.push_all(&events[at..end]).unwrap();
+            at = end;
+        }
+        let (one_live, burst_live) = (one.state().clone(), burst.state().clone());
+        drop((one, burst));
+        let burst_log = burst_store.events("f").unwrap();
+        prop_assert_eq!(&burst_log, &one_store.events("f").unwrap(), "the same log");
+        prop_assert_eq!(&burst_live, &one_live, "the same state");
+        prop_assert_eq!(&FlowState::replay(&burst_log), &burst_live, "live equals a fold of the log");
+    }
+}
+
+/// Group commit (issue 15.1): a burst of typed characters costs the synced writes of one commit
+/// (redb may add a sync when the transaction grows the file), not one commit per key.
+#[rstest::rstest]
+#[case::one_key(1)]
+#[case::forty_keys(40)]
+#[case::two_hundred_keys(200)]
+fn a_burst_of_keys_is_one_durable_commit(#[case] keys: usize) {
+    let backend = CountingBackend::default();
+    let syncs = std::sync::Arc::clone(&backend.syncs);
+    let store = Store::with_backend(backend, "memory", redb::ConcurrencyMode::ExclusiveWriter).unwrap();
+    let mut flow =
+        DurableFlow::start(&store, &FlowRecord::new("f", "ask", "s", 0), opened(1, false)).unwrap();
+    flow.push(Event::key(KeyPress::parse("n").unwrap())).unwrap(); // an option note editor
+    let typed: Vec<Event> =
+        (0..keys).map(|i| Event::key(KeyPress::parse(&"abc"[i % 3..=i % 3]).unwrap())).collect();
+    let before = syncs.load(std::sync::atomic::Ordering::SeqCst);
+    flow.push(Event::key(KeyPress::parse("x").unwrap())).unwrap();
+    let one_commit = syncs.load(std::sync::atomic::Ordering::SeqCst) - before;
+    assert!(one_commit >= 1, "a commit syncs");
+    let before = syncs.load(std::sync::atomic::Ordering::SeqCst);
+    assert_eq!(flow.push_all(&typed).unwrap(), keys);
+    let burst = syncs.load(std::sync::atomic::Ordering::SeqCst) - before;
+    assert!(burst <= 2 * one_commit, "one commit for the burst: {burst} syncs, {one_commit} for one key");
+    let logged = store.events("f").unwrap();
+    assert_eq!(logged.len(), 3 + keys, "every key is in the log");
+    assert_eq!(&FlowState::replay(&logged), flow.state());
+}

@@ -6,7 +6,12 @@
 //! a script ends the form (a second Esc, a review shortcut), a fresh process carries on, as a
 //! host would.
 //!
-//! Run: `cargo bench -p ask-tests --bench keyscreen` (it builds the release binary first).
+//! Then bursts: 16, 32 and 64 characters written to the terminal in one write (a paste
+//! without bracketed paste, key repeat), timed until all of them are on screen — what group
+//! commit is for.
+//!
+//! Run: `cargo bench -p ask-tests --bench keyscreen` (it builds the release binary first;
+//! `KEYSCREEN_ONLY=burst` runs only the bursts, `ASK_BENCH_BIN` measures another build).
 #![allow(clippy::unwrap_used, clippy::expect_used)] // a benchmark fails loudly
 
 use std::io::{Read, Write};
@@ -99,7 +104,13 @@ impl Session {
         self.writer.flush().unwrap();
         let first = match self.arrivals.recv_timeout(Duration::from_millis(150)) {
             Ok(at) => Some(at.saturating_duration_since(start)),
-            Err(RecvTimeoutError::Timeout | RecvTimeoutError::Disconnected) => None,
+            Err(RecvTimeoutError::Timeout) => None,
+            // The program closed the terminal: it is ending. Wait until it has, or the keys that
+            // follow would all be sent into a closed terminal before a fresh one starts.
+            Err(RecvTimeoutError::Disconnected) => {
+                let _ = self.child.wait();
+                None
+            }
         };
         // Let the rest of the frame arrive before the next key.
         while self.arrivals.recv_timeout(Duration::from_millis(4)).is_ok() {}
@@ -136,17 +147,8 @@ fn report(name: &str, mut samples: Vec<Duration>, unchanged: usize, restarts: us
     );
 }
 
-mod common;
-
-fn main() {
-    let (root, bin) = common::release_binary();
-    let bench = root.join("bench/workload");
-    // The store on the local disk, not a tmpfs: the durable commit is part of the measure.
-    // `KEYSCREEN_DIR=/dev/shm` puts it in memory, to see what the commit costs.
-    let scratch =
-        std::env::var_os("KEYSCREEN_DIR").map_or_else(|| root.join("target/keyscreen"), PathBuf::from);
-    std::fs::create_dir_all(&scratch).unwrap();
-
+/// The echo floor, then the 2 000-key scripts sent one key at a time.
+fn keys_one_at_a_time(bin: &Path, bench: &Path, scratch: &Path) {
     // The floor: a program that only echoes each key back.
     let mut echo = CommandBuilder::new("sh");
     echo.args(["-c", "stty raw -echo; echo ready; exec cat"]);
@@ -165,13 +167,13 @@ fn main() {
         ("typical (5 × 4)", "form-typical.json", "keys-typical-2000.txt"),
         ("stress (50 × 200)", "form-stress.json", "keys-stress-2000.txt"),
     ] {
-        let dir = tempfile::tempdir_in(&scratch).unwrap();
+        let dir = tempfile::tempdir_in(scratch).unwrap();
         let form = bench.join(form);
         let keys: Vec<Vec<u8>> =
             std::fs::read_to_string(bench.join(script)).unwrap().lines().flat_map(encode).collect();
         let ready = |s: &mut Option<Session>| {
             if s.as_mut().is_none_or(|s| !s.running()) {
-                *s = Some(Session::spawn(ask(&bin, &form, dir.path()), "│"));
+                *s = Some(Session::spawn(ask(bin, &form, dir.path()), "│"));
                 true
             } else {
                 false
@@ -191,5 +193,78 @@ fn main() {
         if let Some(mut s) = session {
             let _ = s.child.kill();
         }
+    }
+}
+
+/// A burst: `text` written to the terminal in one write (a paste without bracketed paste, key
+/// repeat, keys typed faster than they travel), timed until all of it is on screen. `text` is
+/// typed into an option note, one event per character.
+fn burst(bin: &Path, form: &Path, dir: &Path, text: &str) -> Duration {
+    let pair =
+        native_pty_system().openpty(PtySize { rows: 24, cols: 80, pixel_width: 0, pixel_height: 0 }).unwrap();
+    let mut reader = pair.master.try_clone_reader().unwrap();
+    let mut writer = pair.master.take_writer().unwrap();
+    let mut child = pair.slave.spawn_command(ask(bin, form, dir)).unwrap();
+    let (send, screens) = channel::<(Instant, String)>();
+    std::thread::spawn(move || {
+        let _master = pair.master;
+        let mut parser = vt100::Parser::new(24.try_into().unwrap(), 80.try_into().unwrap(), 0);
+        let mut buf = [0u8; 65536];
+        while let Ok(n) = reader.read(&mut buf) {
+            if n == 0 {
+                break;
+            }
+            parser.process(&buf[..n]);
+            if send.send((Instant::now(), parser.screen().contents())).is_err() {
+                break;
+            }
+        }
+    });
+    let wait_for = |what: &str| loop {
+        let (at, contents) = screens.recv_timeout(Duration::from_secs(10)).expect("the screen");
+        if contents.contains(what) {
+            return at;
+        }
+    };
+    wait_for("│");
+    writer.write_all(b"n").unwrap();
+    wait_for("Option note:");
+    let start = Instant::now();
+    writer.write_all(text.as_bytes()).unwrap();
+    writer.flush().unwrap();
+    let done = wait_for(text).saturating_duration_since(start);
+    let _ = child.kill();
+    done
+}
+
+mod common;
+
+fn main() {
+    let (root, bin) = common::release_binary();
+    let bench = root.join("bench/workload");
+    // The store on the local disk, not a tmpfs: the durable commit is part of the measure.
+    // `KEYSCREEN_DIR=/dev/shm` puts it in memory, to see what the commit costs.
+    let scratch =
+        std::env::var_os("KEYSCREEN_DIR").map_or_else(|| root.join("target/keyscreen"), PathBuf::from);
+    std::fs::create_dir_all(&scratch).unwrap();
+
+    // `KEYSCREEN_ONLY=burst` runs only the burst measure.
+    if std::env::var("KEYSCREEN_ONLY").map_or(true, |v| v != "burst") {
+        keys_one_at_a_time(&bin, &bench, &scratch);
+    }
+
+    let form = bench.join("form-typical.json");
+    for len in [16, 32, 64] {
+        let text: String = (0..len).map(|i| char::from(b'a' + (i % 26) as u8)).collect();
+        let mut runs: Vec<Duration> = (0..20)
+            .map(|_| burst(&bin, &form, tempfile::tempdir_in(&scratch).unwrap().path(), &text))
+            .collect();
+        runs.sort();
+        let ms = |d: Duration| d.as_secs_f64() * 1000.0;
+        println!(
+            "burst of {len:>3} keys in one write, until all on screen: median {:>7.3} ms  max {:>7.3} ms  (20 runs)",
+            ms(runs[runs.len() / 2]),
+            ms(runs[runs.len() - 1]),
+        );
     }
 }

@@ -46,6 +46,30 @@ fn two_question_form_answered_by_keys_with_stdin_and_stdout_redirected() {
     assert_eq!(pty.modes(), (false, false, false), "terminal restored");
 }
 
+/// Group commit (issue 15.1): keys that reach the program together — here a whole answer in one
+/// write, as a fast typist over ssh or key repeat delivers them — are committed together and
+/// mean exactly what they mean typed one at a time; keys after the form completes are dropped.
+#[test]
+fn keys_arriving_together_answer_the_form_as_if_typed_one_at_a_time() {
+    let sb = Sandbox::new();
+    sb.file("p.json", PAYLOAD);
+    let script = format!("exec '{}' ask < p.json > out.json", bin().display());
+    let mut pty = Pty::spawn_with(&sb, &script, 80, 24, &[("ASK_LOG", "ask_user=debug")]);
+    pty.wait_for("Which database?");
+    pty.send(&["2", "1", "3", TAB, "1", "1", "xyz"].concat());
+    assert_eq!(pty.wait_exit(), 0);
+    let diagnostics = std::fs::read_to_string(sb.path("logs/ask-user.log")).unwrap();
+    assert!(diagnostics.contains("events committed together"), "one commit for the burst:\n{diagnostics}");
+    let r = out(&sb);
+    assert_eq!(r["content"][0]["text"], "Database: SQLite\nExtras: CI, Lint");
+    assert_eq!(r["details"]["answers"]["extras"]["indices"], json!([1, 3]));
+    let id = sb.run(&["log", "list"]).stdout.split_whitespace().next().unwrap().to_owned();
+    let log = sb.run(&["log", "show", &id]).stdout;
+    let keys: Vec<&str> = log.lines().filter_map(|l| l.split_once("  key ").map(|(_, k)| k)).collect();
+    assert_eq!(keys, ["2", "1", "3", "tab", "1", "1"], "{log}");
+    assert_eq!(pty.modes(), (false, false, false), "terminal restored");
+}
+
 #[test]
 fn a_paste_arrives_as_one_event_with_its_newlines() {
     let sb = Sandbox::new();

@@ -253,6 +253,9 @@ impl Clock {
     }
 }
 
+/// The most keys committed in one transaction: a burst longer than this is drawn in steps.
+const MAX_BURST: usize = 256;
+
 /// The live terminal loop: draw, read, commit, fold — until the flow completes.
 fn interactive(
     session: &mut DurableFlow,
@@ -282,15 +285,27 @@ fn interactive(
         nudger.send(|b| term.write_raw(b));
     }
     let mut shown_countdown = clock.countdown();
+    let mut next_input = None;
     while session.state().outcome().is_none() {
         // Poll faster while `@` paths are being looked up, so they show as soon as they arrive.
         let tick =
             if session.offers_pending() { Duration::from_millis(10) } else { Duration::from_millis(250) };
-        let mut redraw = match term.next(nudger.wait(clock.tick(tick)))? {
+        let input = match next_input.take() {
+            Some(input) => input,
+            None => term.next(nudger.wait(clock.tick(tick)))?,
+        };
+        let mut redraw = match input {
             Input::Event(event) => {
                 clock.last_key = Instant::now();
                 nudger.key();
-                session.push(event)?;
+                // Keys already waiting behind this one (a paste without bracketed paste, key
+                // repeat, a fast typist over ssh) are committed together and drawn once.
+                let mut burst = vec![event];
+                next_input = term.waiting(&mut burst, MAX_BURST)?;
+                if burst.len() > 1 {
+                    tracing::debug!(events = burst.len(), "events committed together");
+                }
+                session.push_all(&burst)?;
                 true
             }
             Input::Focus(focused) => {

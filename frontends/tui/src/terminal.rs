@@ -187,6 +187,27 @@ impl LiveTerminal {
 }
 
 impl LiveTerminal {
+    /// Reads, without waiting, the input that has already arrived: its events (up to `max` in
+    /// all in `events`) go into `events`, and the first input of another kind (a focus change,
+    /// a signal, a hang-up) ends the read and is returned, to be handled next.
+    pub fn waiting(&mut self, events: &mut Vec<Event>, max: usize) -> io::Result<Option<Input>> {
+        // crossterm's poll with a zero timeout never looks at the events it has already parsed
+        // from an earlier read (its loop runs only while time is left), so a burst that came in
+        // one read would look like nothing waiting: a few microseconds make it look.
+        const PEEK: Duration = Duration::from_micros(20);
+        while events.len() < max {
+            if !self.stop.load(Ordering::SeqCst) && !crossterm::event::poll(PEEK)? {
+                return Ok(None);
+            }
+            match self.next(PEEK)? {
+                Input::Event(event) => events.push(event),
+                Input::Nothing => {} // input the flow does not record
+                other => return Ok(Some(other)),
+            }
+        }
+        Ok(None)
+    }
+
     /// Whether the terminal has hung up, asked without waiting.
     fn hung_up(&self) -> bool {
         use rustix::event::{PollFd, PollFlags, Timespec, poll};

@@ -115,6 +115,15 @@ impl Store {
         self.append_row(EVENTS, flow, &bytes)
     }
 
+    /// Appends several events to a flow's log in one durable transaction (one commit for a
+    /// burst of keys that arrived together); returns the last one's sequence number. If any
+    /// cannot be encoded, nothing is written.
+    pub fn append_all(&self, flow: &str, events: &[Event]) -> Result<u64, StoreError> {
+        let encoded = events.iter().map(encode).collect::<Result<Vec<_>, _>>().map_err(StoreError::Encode)?;
+        let rows: Vec<&[u8]> = encoded.iter().map(Vec::as_slice).collect();
+        self.append_rows(EVENTS, flow, &rows)
+    }
+
     /// A flow's events in order.
     pub fn events(&self, flow: &str) -> Result<Vec<Event>, StoreError> {
         self.events_from(flow, 0)

@@ -198,14 +198,28 @@ impl Store {
         key: &str,
         bytes: &[u8],
     ) -> Result<u64, StoreError> {
+        self.append_rows(table, key, &[bytes])
+    }
+
+    /// Appends each of `rows` at the following sequence numbers under `key`, all in one durable
+    /// transaction (they are on disk together or not at all); returns the last one's number.
+    fn append_rows(
+        &self,
+        table: TableDefinition<(&str, u64), &[u8]>,
+        key: &str,
+        rows: &[&[u8]],
+    ) -> Result<u64, StoreError> {
         self.write(|tx| {
             let mut t = tx.open_table(table)?;
-            let next = match t.range((key, 0)..=(key, u64::MAX))?.next_back() {
+            let mut next = match t.range((key, 0)..=(key, u64::MAX))?.next_back() {
                 Some(row) => row?.0.value().1 + 1,
                 None => 0,
             };
-            t.insert((key, next), bytes)?;
-            Ok(next)
+            for bytes in rows {
+                t.insert((key, next), *bytes)?;
+                next += 1;
+            }
+            Ok(next.saturating_sub(1))
         })
     }
 
