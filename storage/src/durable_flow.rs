@@ -37,7 +37,7 @@ use std::time::Duration;
 
 use ask_engine::{Effects, Event, FlowState};
 
-use crate::store::{Claim, FlowRecord, Store, StoreError};
+use crate::store::{Claim, FlowRecord, PayloadEntry, Store, StoreError};
 
 /// Looks up paths for an `@` query (runs on a worker thread, off the key path).
 pub type FileOffers = Box<dyn FnMut(&str) -> Vec<String> + Send>;
@@ -66,14 +66,25 @@ struct OfferWorker {
 }
 
 impl<'s> DurableFlow<'s> {
-    /// Starts a new flow: its record and opening event are committed together, then folded.
+    /// Starts a new flow: its record, its opening event and this process's lease on it are
+    /// committed together, then the event is folded.
     pub fn start(
         store: &'s Store,
         record: &FlowRecord,
         opened: Event,
     ) -> Result<DurableFlow<'s>, StoreError> {
-        store.create_flow(record, &opened)?;
-        Self::hold(store, &record.id)?;
+        Self::start_saving(store, record, opened, None)
+    }
+
+    /// Like [`DurableFlow::start`], saving the form's new payload entry (`payload`: session and
+    /// entry, for `/ask:replay`) in the same commit.
+    pub fn start_saving(
+        store: &'s Store,
+        record: &FlowRecord,
+        opened: Event,
+        payload: Option<(&str, &PayloadEntry)>,
+    ) -> Result<DurableFlow<'s>, StoreError> {
+        store.open_flow(record, &opened, payload)?;
         let mut state = FlowState::default();
         state.apply(&opened);
         Ok(Self::new(store, record.id.clone(), state))

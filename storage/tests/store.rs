@@ -69,6 +69,31 @@ fn a_flow_id_is_used_once() {
     assert_eq!(store.events("f").unwrap(), vec![opening()], "the refused flow wrote nothing");
 }
 
+/// Opening a new form on screen is one commit (issue 15.2): the payload entry, the flow with its
+/// opening event and this process's lease appear together; a taken id writes none of them.
+#[test]
+fn opening_a_flow_saves_payload_flow_and_lease_together_or_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = Store::open(&dir.path().join("s.redb")).unwrap();
+    let entry = |n: u64| PayloadEntry {
+        version: 1,
+        timestamp: n,
+        params: json!({"n": n}),
+        source: FormSource::Tool,
+        flow_id: Some("f".into()),
+    };
+    store.open_flow(&record("f", 1), &opening(), Some(("s", &entry(1)))).unwrap();
+    assert_eq!(store.events("f").unwrap(), vec![opening()]);
+    assert_eq!(store.payloads("s").unwrap(), vec![entry(1)]);
+    assert_eq!(store.holder("f").unwrap().map(|l| l.pid), Some(std::process::id()), "leased to this process");
+    let taken = store.open_flow(&record("f", 2), &key("up"), Some(("s", &entry(2))));
+    assert!(matches!(taken, Err(StoreError::FlowExists(_))), "{taken:?}");
+    assert_eq!(store.payloads("s").unwrap(), vec![entry(1)], "the refused open saved no payload");
+    assert_eq!(store.events("f").unwrap(), vec![opening()]);
+    store.open_flow(&record("g", 3), &opening(), None).unwrap();
+    assert_eq!(store.payloads("s").unwrap().len(), 1, "no payload given, none saved");
+}
+
 #[test]
 fn payloads_are_kept_per_session_in_order() {
     let dir = tempfile::tempdir().unwrap();

@@ -10,8 +10,11 @@
 //! without bracketed paste, key repeat), timed until all of them are on screen — what group
 //! commit is for.
 //!
+//! Then the scale sizes: 500 questions × 2 000 options, and previews of 1 000, 100 000 and
+//! 1 000 000 lines, 400 keys each.
+//!
 //! Run: `cargo bench -p ask-tests --bench keyscreen` (it builds the release binary first;
-//! `KEYSCREEN_ONLY=burst` runs only the bursts, `ASK_BENCH_BIN` measures another build).
+//! `KEYSCREEN_ONLY=keys|scale|burst` runs one part, `ASK_BENCH_BIN` measures another build).
 #![allow(clippy::unwrap_used, clippy::expect_used)] // a benchmark fails loudly
 
 use std::io::{Read, Write};
@@ -80,11 +83,11 @@ impl Session {
         });
         let start = Instant::now();
         loop {
-            let contents = screen.recv_timeout(Duration::from_secs(10)).expect("a first frame");
+            let contents = screen.recv_timeout(Duration::from_secs(60)).expect("a first frame");
             if contents.contains(ready) {
                 break;
             }
-            assert!(start.elapsed() < Duration::from_secs(10), "no first frame");
+            assert!(start.elapsed() < Duration::from_secs(60), "no first frame");
         }
         drop(screen);
         let mut s = Session { child, writer, arrivals };
@@ -167,32 +170,86 @@ fn keys_one_at_a_time(bin: &Path, bench: &Path, scratch: &Path) {
         ("typical (5 × 4)", "form-typical.json", "keys-typical-2000.txt"),
         ("stress (50 × 200)", "form-stress.json", "keys-stress-2000.txt"),
     ] {
-        let dir = tempfile::tempdir_in(scratch).unwrap();
-        let form = bench.join(form);
         let keys: Vec<Vec<u8>> =
             std::fs::read_to_string(bench.join(script)).unwrap().lines().flat_map(encode).collect();
-        let ready = |s: &mut Option<Session>| {
-            if s.as_mut().is_none_or(|s| !s.running()) {
-                *s = Some(Session::spawn(ask(bin, &form, dir.path()), "│"));
-                true
-            } else {
-                false
-            }
-        };
-        let (mut session, mut samples, mut unchanged, mut restarts) = (None, Vec::new(), 0, 0);
-        for key in &keys {
-            if ready(&mut session) {
-                restarts += 1;
-            }
-            match session.as_mut().unwrap().key(key) {
-                Some(d) => samples.push(d),
-                None => unchanged += 1,
-            }
+        run_script(bin, name, &bench.join(form), &keys, scratch);
+    }
+}
+
+/// Sends `keys` one at a time to `ask-user ask form`, starting a fresh process whenever the
+/// script ends the form, and reports the key → screen times.
+fn run_script(bin: &Path, name: &str, form: &Path, keys: &[Vec<u8>], scratch: &Path) {
+    let dir = tempfile::tempdir_in(scratch).unwrap();
+    let ready = |s: &mut Option<Session>| {
+        if s.as_mut().is_none_or(|s| !s.running()) {
+            *s = Some(Session::spawn(ask(bin, form, dir.path()), "│"));
+            true
+        } else {
+            false
         }
-        report(name, samples, unchanged, restarts - 1);
-        if let Some(mut s) = session {
-            let _ = s.child.kill();
+    };
+    let (mut session, mut samples, mut unchanged, mut restarts) = (None, Vec::new(), 0, 0);
+    for key in keys {
+        if ready(&mut session) {
+            restarts += 1;
         }
+        match session.as_mut().unwrap().key(key) {
+            Some(d) => samples.push(d),
+            None => unchanged += 1,
+        }
+    }
+    report(name, samples, unchanged, restarts - 1);
+    if let Some(mut s) = session {
+        let _ = s.child.kill();
+    }
+}
+
+/// Forms at the scale sizes of issue 15: 500 questions × 2 000 options (1 000 000 options,
+/// ≈ 100 MB of JSON), and the typical form with previews of 1 000, 100 000 and 1 000 000
+/// lines on every option of its preview question (moved to the front), each driven by the
+/// first 400 keys of the matching script: the time per key must not grow with the size.
+fn scale(bin: &Path, bench: &Path, scratch: &Path) {
+    let script = |name: &str| -> Vec<Vec<u8>> {
+        let text = std::fs::read_to_string(bench.join(name)).unwrap();
+        text.lines().take(400).flat_map(encode).collect()
+    };
+    let form_at = |name: &str, value: serde_json::Value| {
+        let path = scratch.join(name);
+        std::fs::write(&path, serde_json::to_vec(&value).unwrap()).unwrap();
+        path
+    };
+    let questions: Vec<serde_json::Value> = (0..500)
+        .map(|q| {
+            let options: Vec<serde_json::Value> = (0..2000)
+                .map(|o| serde_json::json!({"value": format!("v{o}"), "label": format!("Option {o} of question {q}"),
+                    "description": format!("What option {o} means")}))
+                .collect();
+            serde_json::json!({"id": format!("q{q}"), "prompt": format!("Question {q}?"),
+                "type": if q % 2 == 0 { "single" } else { "multi" }, "options": options})
+        })
+        .collect();
+    let big = form_at("scale-500x2000.json", serde_json::json!({"questions": questions}));
+    run_script(bin, "500 × 2 000 options", &big, &script("keys-stress-2000.txt"), scratch);
+    let typical: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(bench.join("form-typical.json")).unwrap()).unwrap();
+    for lines in [1_000, 100_000, 1_000_000] {
+        let mut form = typical.clone();
+        let qs = form["questions"].as_array_mut().unwrap();
+        let at = qs.iter().position(|q| q["type"] == "preview").unwrap();
+        let mut preview_q = qs.remove(at);
+        for (i, option) in preview_q["options"].as_array_mut().unwrap().iter_mut().enumerate() {
+            let text: String = (0..lines).map(|n| format!("{i}: line {n} of the preview\n")).collect();
+            option["preview"] = serde_json::Value::String(text);
+        }
+        qs.insert(0, preview_q);
+        let path = form_at(&format!("scale-preview-{lines}.json"), form);
+        run_script(
+            bin,
+            &format!("previews of {lines} lines"),
+            &path,
+            &script("keys-typical-2000.txt"),
+            scratch,
+        );
     }
 }
 
@@ -248,9 +305,17 @@ fn main() {
         std::env::var_os("KEYSCREEN_DIR").map_or_else(|| root.join("target/keyscreen"), PathBuf::from);
     std::fs::create_dir_all(&scratch).unwrap();
 
-    // `KEYSCREEN_ONLY=burst` runs only the burst measure.
-    if std::env::var("KEYSCREEN_ONLY").map_or(true, |v| v != "burst") {
+    // `KEYSCREEN_ONLY=burst` (or `scale`) runs only that part.
+    let only = std::env::var("KEYSCREEN_ONLY").ok();
+    let runs = |part: &str| only.as_deref().is_none_or(|o| o == part);
+    if runs("keys") {
         keys_one_at_a_time(&bin, &bench, &scratch);
+    }
+    if runs("scale") {
+        scale(&bin, &bench, &scratch);
+    }
+    if !runs("burst") {
+        return;
     }
 
     let form = bench.join("form-typical.json");

@@ -75,7 +75,7 @@ pub fn open_form(
     new_payload: Option<(String, serde_json::Value)>,
     report: Report,
 ) -> anyhow::Result<Status> {
-    let id = match new_payload {
+    let (id, entry) = match new_payload {
         Some((id, params)) => {
             let entry = ask_storage::PayloadEntry {
                 version: 1,
@@ -84,26 +84,32 @@ pub fn open_form(
                 source: origin.source,
                 flow_id: Some(id.clone()),
             };
-            store.save_payload(&flow.session, &entry)?;
-            id
+            (id, Some(entry))
         }
-        None => new_flow_id(),
+        None => (new_flow_id(), None),
     };
     if crate::terminal::no_ui(flow) {
+        if let Some(entry) = &entry {
+            store.save_payload(&flow.session, entry)?;
+        }
         print_result(&ask_engine::fallback_result(&form))?;
         return Ok(Status::NoTerminal);
     }
-    let mut session = start_flow(store, id, form, origin, flow)?;
+    // The payload entry, the flow and its lease: one commit before the first frame.
+    let payload = entry.as_ref().map(|e| (flow.session.as_str(), e));
+    let mut session = start_flow(store, id, form, origin, flow, payload)?;
     run(&mut session, flow, report)
 }
 
-/// Records and opens a new flow for `form`; prunes old finished flows when a day has passed.
+/// Records and opens a new flow for `form` (with its new payload entry, if any); prunes old
+/// finished flows when a day has passed.
 pub fn start_flow<'s>(
     store: &'s Store,
     id: String,
     form: Form,
     origin: Origin,
     flow: &FlowArgs,
+    payload: Option<(&str, &ask_storage::PayloadEntry)>,
 ) -> anyhow::Result<DurableFlow<'s>> {
     let config = crate::paths::config_path(flow);
     let loaded = ask_storage::load_settings(config.as_deref());
@@ -121,7 +127,7 @@ pub fn start_flow<'s>(
         size: flow.size.unwrap_or_default(),
         notices: loaded.notices,
     };
-    Ok(equip(DurableFlow::start(store, &record, opened)?, config))
+    Ok(equip(DurableFlow::start_saving(store, &record, opened, payload)?, config))
 }
 
 /// Reopens a recorded flow in this process; a timed-out one goes on where it stopped.

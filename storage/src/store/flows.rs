@@ -4,7 +4,7 @@ use ask_engine::Event;
 use redb::ReadableTable;
 use serde::{Deserialize, Serialize};
 
-use super::{EVENTS, FLOWS, Store, StoreError};
+use super::{EVENTS, FLOWS, LEASES, Lease, PAYLOADS, PayloadEntry, Store, StoreError};
 use crate::wire::{decode, encode};
 
 /// The version of the flow record format this build writes.
@@ -53,6 +53,35 @@ impl Store {
     /// Records a new flow together with its opening event, in one durable transaction: a crash
     /// can never leave a flow without the event that opens it. Fails if the id is taken.
     pub fn create_flow(&self, record: &FlowRecord, opened: &Event) -> Result<(), StoreError> {
+        self.insert_flow(record, opened, None, None)
+    }
+
+    /// What a process opening a new form on its screen writes, in one durable transaction (one
+    /// commit before the first frame instead of three): the form's payload entry when it is
+    /// new (`payload`: its session and entry), the flow with its opening event, and this
+    /// process's lease on the flow. Fails if the id is taken, writing nothing.
+    pub fn open_flow(
+        &self,
+        record: &FlowRecord,
+        opened: &Event,
+        payload: Option<(&str, &PayloadEntry)>,
+    ) -> Result<(), StoreError> {
+        let encode_err = |e| StoreError::Encode(crate::wire::EncodeError(e));
+        let payload = match payload {
+            Some((session, entry)) => Some((session, serde_json::to_vec(entry).map_err(encode_err)?)),
+            None => None,
+        };
+        let lease = serde_json::to_vec(&Lease::for_this_process()).map_err(encode_err)?;
+        self.insert_flow(record, opened, payload.as_ref().map(|(s, b)| (*s, b.as_slice())), Some(&lease))
+    }
+
+    fn insert_flow(
+        &self,
+        record: &FlowRecord,
+        opened: &Event,
+        payload: Option<(&str, &[u8])>,
+        lease: Option<&[u8]>,
+    ) -> Result<(), StoreError> {
         let row = serde_json::to_vec(record).map_err(|e| StoreError::Encode(crate::wire::EncodeError(e)))?;
         let event = encode(opened).map_err(StoreError::Encode)?;
         let id = record.id.as_str();
@@ -63,6 +92,13 @@ impl Store {
             }
             flows.insert(id, row.as_slice())?;
             tx.open_table(EVENTS)?.insert((id, 0), event.as_slice())?;
+            if let Some((session, bytes)) = payload {
+                Self::append_in(tx, PAYLOADS, session, &[bytes])?;
+            }
+            // A new id: no live process can hold it, so the lease is simply ours.
+            if let Some(lease) = lease {
+                tx.open_table(LEASES)?.insert(id, lease)?;
+            }
             Ok(Ok(()))
         })?
         .map_err(|()| StoreError::FlowExists(record.id.clone()))

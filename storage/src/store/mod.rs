@@ -209,18 +209,27 @@ impl Store {
         key: &str,
         rows: &[&[u8]],
     ) -> Result<u64, StoreError> {
-        self.write(|tx| {
-            let mut t = tx.open_table(table)?;
-            let mut next = match t.range((key, 0)..=(key, u64::MAX))?.next_back() {
-                Some(row) => row?.0.value().1 + 1,
-                None => 0,
-            };
-            for bytes in rows {
-                t.insert((key, next), *bytes)?;
-                next += 1;
-            }
-            Ok(next.saturating_sub(1))
-        })
+        self.write(|tx| Self::append_in(tx, table, key, rows))
+    }
+
+    /// Appends `rows` under `key` inside the write transaction `tx`; returns the last one's
+    /// sequence number.
+    fn append_in(
+        tx: &WriteTransaction,
+        table: TableDefinition<(&str, u64), &[u8]>,
+        key: &str,
+        rows: &[&[u8]],
+    ) -> Result<u64, redb::Error> {
+        let mut t = tx.open_table(table)?;
+        let mut next = match t.range((key, 0)..=(key, u64::MAX))?.next_back() {
+            Some(row) => row?.0.value().1 + 1,
+            None => 0,
+        };
+        for bytes in rows {
+            t.insert((key, next), *bytes)?;
+            next += 1;
+        }
+        Ok(next.saturating_sub(1))
     }
 
     /// Rows under `key` in a keyed log table from sequence `from` on, in order, as (seq, bytes).

@@ -121,7 +121,7 @@ pub fn run_settings(args: &SettingsArgs) -> anyhow::Result<Status> {
     let store = crate::paths::open_store(args.flow.store.as_deref())?;
     let origin = Origin { source: FormSource::Tool, command: "settings".to_owned() };
     let form = Form { title: None, questions: Vec::new() };
-    let mut session = start_flow(&store, new_flow_id(), form, origin, &args.flow)?;
+    let mut session = start_flow(&store, new_flow_id(), form, origin, &args.flow, None)?;
     run(&mut session, &args.flow, Report::Silent)
 }
 
