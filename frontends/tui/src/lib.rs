@@ -8,6 +8,7 @@
 pub mod components;
 pub mod draw;
 mod frame_text;
+mod frame_writer;
 pub mod input;
 pub mod layout;
 mod screen;

@@ -3,7 +3,7 @@
 //! back: on drop, on panic, and when SIGTERM or SIGHUP arrives.
 
 use std::fs::{File, OpenOptions};
-use std::io::{self, BufWriter, Write};
+use std::io::{self, Write};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
@@ -18,6 +18,7 @@ use crossterm::{cursor, execute};
 use tuirealm::ratatui::Terminal;
 use tuirealm::ratatui::backend::CrosstermBackend;
 
+use crate::frame_writer::FrameWriter;
 use crate::screen::Screen;
 
 /// What came from the terminal.
@@ -55,7 +56,7 @@ pub struct LiveTerminal {
     /// Never dropped: ratatui's drop prints "Failed to show the cursor" to stderr when the
     /// terminal has gone away, breaking the one-line promise; [`restore`] does its work instead,
     /// and the process ends soon after.
-    terminal: std::mem::ManuallyDrop<Terminal<CrosstermBackend<BufWriter<File>>>>,
+    terminal: std::mem::ManuallyDrop<Terminal<CrosstermBackend<FrameWriter<File>>>>,
     screen: Screen,
     stop: Arc<AtomicBool>,
     /// The same terminal, only asked whether it has hung up.
@@ -105,7 +106,7 @@ impl LiveTerminal {
             viewport: tuirealm::ratatui::Viewport::Fixed(tuirealm::ratatui::layout::Rect::new(0, 0, w, h)),
         };
         let terminal = std::mem::ManuallyDrop::new(Terminal::with_options(
-            CrosstermBackend::new(BufWriter::new(tty)),
+            CrosstermBackend::new(FrameWriter::new(tty)),
             options,
         )?);
         Ok(LiveTerminal { terminal, screen: Screen::new(config_path), stop, probe })
@@ -128,7 +129,9 @@ impl LiveTerminal {
                 && matches!(crossterm::terminal::supports_keyboard_enhancement(), Ok(true)));
         if supported {
             let flags = KeyboardEnhancementFlags::DISAMBIGUATE_ESCAPE_CODES;
-            if execute!(self.terminal.backend_mut(), PushKeyboardEnhancementFlags(flags)).is_ok() {
+            if execute!(self.terminal.backend_mut(), PushKeyboardEnhancementFlags(flags)).is_ok()
+                && self.terminal.backend_mut().writer_mut().send().is_ok()
+            {
                 KITTY_PUSHED.store(true, Ordering::SeqCst);
             }
         }
@@ -140,18 +143,18 @@ impl LiveTerminal {
         Size { width, height }
     }
 
-    /// Draws a frame.
+    /// Draws a frame and sends it in one write.
     pub fn draw(&mut self, view: &Arc<ViewModel>) -> io::Result<()> {
         let screen = &mut self.screen;
         self.terminal.draw(|f| screen.draw(f, view))?;
-        Ok(())
+        self.terminal.backend_mut().writer_mut().send()
     }
 
-    /// Writes bytes straight to the terminal (a bell, a notification sequence), flushed.
+    /// Writes bytes straight to the terminal (a bell, a notification sequence), at once.
     pub fn write_raw(&mut self, bytes: &[u8]) -> io::Result<()> {
-        let out = self.terminal.backend_mut();
+        let out = self.terminal.backend_mut().writer_mut();
         out.write_all(bytes)?;
-        out.flush()
+        out.send()
     }
 
     /// Waits up to `timeout` for input.
