@@ -44,9 +44,15 @@ pub fn width(s: &str) -> usize {
 /// Wraps text to `max` cells per line: at spaces where possible, inside long words by grapheme.
 /// Explicit newlines start new lines. Always returns at least one line.
 pub fn wrap(text: &str, max: usize) -> Vec<String> {
-    let max = max.max(1);
+    wrap_hanging(text, max, max)
+}
+
+/// Like [`wrap`], with the first line `first` cells wide and the others `max`: a hanging
+/// indent, whose first line starts further left than the lines under it.
+pub fn wrap_hanging(text: &str, first: usize, max: usize) -> Vec<String> {
+    let (first, max) = (first.max(1), max.max(1));
     // Most payload text is short ASCII: one line, no segmentation needed.
-    if text.len() <= max && text.is_ascii() && !text.contains('\n') {
+    if text.len() <= first && text.is_ascii() && !text.contains('\n') {
         return vec![text.trim_end().to_owned()];
     }
     // The same prompt and descriptions are wrapped on every key (and measured by the layout
@@ -56,13 +62,13 @@ pub fn wrap(text: &str, max: usize) -> Vec<String> {
         use std::hash::{Hash, Hasher};
         let mut h = std::collections::hash_map::DefaultHasher::new();
         text.hash(&mut h);
-        (h.finish(), text.len(), max)
+        (h.finish(), text.len(), first, max)
     };
     WRAPPED.with_borrow_mut(|cache| {
         if let Some(lines) = cache.get(&key) {
             return lines.clone();
         }
-        let lines = wrap_uncached(text, max);
+        let lines = wrap_uncached(text, first, max);
         if cache.len() >= WRAP_CACHE_ENTRIES {
             cache.clear();
         }
@@ -75,18 +81,20 @@ pub fn wrap(text: &str, max: usize) -> Vec<String> {
 const WRAP_CACHE_ENTRIES: usize = 512;
 
 thread_local! {
-    static WRAPPED: std::cell::RefCell<std::collections::HashMap<(u64, usize, usize), Vec<String>>> =
+    static WRAPPED: std::cell::RefCell<std::collections::HashMap<(u64, usize, usize, usize), Vec<String>>> =
         std::cell::RefCell::new(std::collections::HashMap::new());
 }
 
-fn wrap_uncached(text: &str, max: usize) -> Vec<String> {
-    let mut lines = Vec::new();
+fn wrap_uncached(text: &str, first: usize, max: usize) -> Vec<String> {
+    let mut lines: Vec<String> = Vec::new();
+    // The width of the line being filled: the first line's until one is done.
+    let cap = |lines: &Vec<String>| if lines.is_empty() { first } else { max };
     for para in text.split('\n') {
         let mut line = String::new();
         let mut line_w = 0;
         for word in para.split_word_bounds() {
             let w = width(word);
-            if line_w + w <= max {
+            if line_w + w <= cap(&lines) {
                 line.push_str(word);
                 line_w += w;
                 continue;
@@ -104,11 +112,12 @@ fn wrap_uncached(text: &str, max: usize) -> Vec<String> {
             if word.bytes().all(|b| (0x20..0x7f).contains(&b)) {
                 let mut rest = word;
                 while !rest.is_empty() {
-                    if line_w >= max && !line.is_empty() {
+                    if line_w >= cap(&lines) && !line.is_empty() {
                         lines.push(std::mem::take(&mut line));
                         line_w = 0;
                     }
-                    let n = (max - line_w.min(max)).max(1).min(rest.len());
+                    let room = cap(&lines);
+                    let n = (room - line_w.min(room)).max(1).min(rest.len());
                     line.push_str(&rest[..n]);
                     line_w += n;
                     rest = &rest[n..];
@@ -117,7 +126,7 @@ fn wrap_uncached(text: &str, max: usize) -> Vec<String> {
             }
             for g in word.graphemes(true) {
                 let gw = width(g);
-                if line_w + gw > max && !line.is_empty() {
+                if line_w + gw > cap(&lines) && !line.is_empty() {
                     lines.push(std::mem::take(&mut line));
                     line_w = 0;
                 }
@@ -183,6 +192,19 @@ mod tests {
         assert_eq!(wrap("x".repeat(12).as_str(), 4), ["xxxx", "xxxx", "xxxx"]);
         // …and the same words with one non-ASCII letter take the grapheme walk, breaking alike.
         assert_eq!(wrap("ab cdefghijké", 5), ["ab", "cdefg", "hijké"]);
+    }
+
+    #[test]
+    fn a_hanging_indent_gives_its_first_line_the_room_the_indent_leaves() {
+        assert_eq!(wrap_hanging("Database: SQLite for tests", 12, 10), ["Database:", "SQLite for", "tests"]);
+        assert_eq!(
+            wrap_hanging("Extras: CI, Lint", 16, 14),
+            ["Extras: CI, Lint"],
+            "fits on its wider first line"
+        );
+        assert_eq!(wrap_hanging("abcdefghijkl", 6, 4), ["abcdef", "ghij", "kl"]);
+        assert_eq!(wrap_hanging("世界世界世", 4, 2), ["世界", "世", "界", "世"]);
+        assert_eq!(wrap_hanging("a\nbcd", 3, 2), ["a", "bc", "d"], "only the very first line is wider");
     }
 
     #[test]

@@ -3,7 +3,7 @@
 use tuirealm::ratatui::style::Style;
 use tuirealm::ratatui::text::{Line, Span};
 
-use crate::text::{MAX_LINES, sanitize, shown, wrap};
+use crate::text::{MAX_LINES, sanitize, shown, wrap, wrap_hanging};
 
 /// Lines being built for one pane.
 #[derive(Default)]
@@ -46,7 +46,8 @@ impl Lines {
     pub fn hanging(&mut self, text: &str, indent: usize, max: usize, style: Style) {
         let width = max.saturating_sub(indent + 2);
         let pad = " ".repeat(indent);
-        let lines = wrap(&sanitize(shown(text, width, MAX_LINES), true), width);
+        // The first line starts at `indent`, the rest two cells further in.
+        let lines = wrap_hanging(&sanitize(shown(text, width, MAX_LINES), true), width + 2, width);
         for (n, l) in lines.into_iter().enumerate() {
             let pad = if n == 0 { pad.clone() } else { format!("{pad}  ") };
             self.push(vec![Span::raw(pad), Span::styled(l, style)]);
