@@ -80,8 +80,11 @@ pub fn wrap_hanging(text: &str, first: usize, max: usize) -> Vec<String> {
 /// Texts kept wrapped: a screen's worth of prompts, descriptions and notes, a few times over.
 const WRAP_CACHE_ENTRIES: usize = 512;
 
+/// A text's hash and length, and the first line's and the other lines' widths.
+type WrapKey = (u64, usize, usize, usize);
+
 thread_local! {
-    static WRAPPED: std::cell::RefCell<std::collections::HashMap<(u64, usize, usize, usize), Vec<String>>> =
+    static WRAPPED: std::cell::RefCell<std::collections::HashMap<WrapKey, Vec<String>>> =
         std::cell::RefCell::new(std::collections::HashMap::new());
 }
 
