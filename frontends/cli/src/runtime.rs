@@ -307,11 +307,13 @@ fn interactive(
                 // Keys already waiting behind this one (a paste without bracketed paste, key
                 // repeat, a fast typist over ssh) are committed together and drawn once.
                 let mut burst = vec![event];
-                next_input = term.waiting(&mut burst, MAX_BURST)?;
+                let after = term.waiting(&mut burst, MAX_BURST);
                 if burst.len() > 1 {
                     tracing::debug!(events = burst.len(), "events committed together");
                 }
+                // What was read is committed even if reading on failed.
                 session.push_all(&burst)?;
+                next_input = after?;
                 true
             }
             Input::Focus(focused) => {
