@@ -36,6 +36,9 @@ struct Live {
     /// Images checked, and cut points seen.
     images: usize,
     syncs: usize,
+    /// When keys are committed in groups: the log lengths a cut may leave (a group is on disk
+    /// whole or not at all).
+    boundaries: Option<std::collections::BTreeSet<usize>>,
 }
 
 #[derive(Default)]
@@ -159,6 +162,9 @@ fn check_cut(live: &Mutex<Live>, image: &[u8]) {
     let applied_or_in_flight = live.applied.len().max(n);
     assert!(n <= applied_or_in_flight);
     assert_eq!(logged[..n.min(live.applied.len())], live.applied[..n.min(live.applied.len())], "prefix");
+    if let Some(boundaries) = &live.boundaries {
+        assert!(boundaries.contains(&n), "cut at sync {}: {n} events end inside a group", live.syncs);
+    }
     if let Some(state) = live.states.get(n)
         && live.folded.insert(n)
     {
@@ -173,37 +179,48 @@ fn keys() -> Vec<Event> {
     (0..1000).map(|i| Event::key(KeyPress::parse(pool[(i * 7 + i / 13) % pool.len()]).unwrap())).collect()
 }
 
-#[test]
-fn every_sync_point_of_creation_and_1000_appends_leaves_a_prefix_of_the_log() {
-    let live = Arc::new(Mutex::new(Live::default()));
+/// A store on the crash backend with the test flow opened in it (the opening event counted).
+fn crash_flow(live: &Arc<Mutex<Live>>) -> Store {
     let backend = CrashBackend { images: Arc::default(), live: live.clone() };
     let store = Store::with_backend(backend, "crash", ConcurrencyMode::MultiWriter).unwrap();
     live.lock().unwrap().created = true;
+    store
+}
 
+fn opened() -> Event {
     let raw = serde_json::json!({"questions": [
         {"id": "a", "prompt": "A?", "type": "multi", "options": [{"value": "1", "label": "One"}, {"value": "2", "label": "Two"}]},
         {"id": "b", "prompt": "B?", "options": [{"value": "1", "label": "One"}, {"value": "2", "label": "Two"}]}]});
     let form = validate(&raw, FormSource::Tool).unwrap();
     let mut settings = Settings::default();
     settings.behaviour.confirm_dismiss_when_dirty = true;
-    let opened = Event::FlowOpened {
+    Event::FlowOpened {
         form: form.into(),
         settings,
         origin: Origin::tool(),
         size: Size::default(),
         notices: vec![],
-    };
+    }
+}
+
+fn start<'s>(store: &'s Store, live: &Mutex<Live>) -> DurableFlow<'s> {
     {
         let mut l = live.lock().unwrap();
-        l.applied.push(opened.clone());
+        l.applied.push(opened());
         l.states.push(FlowState::default());
     }
-    let mut flow = DurableFlow::start(&store, &FlowRecord::new("flow", "ask", "s", 0), opened).unwrap();
-    {
-        let mut l = live.lock().unwrap();
-        l.returned = 1;
-        l.states.push(flow.state().clone());
-    }
+    let flow = DurableFlow::start(store, &FlowRecord::new("flow", "ask", "s", 0), opened()).unwrap();
+    let mut l = live.lock().unwrap();
+    l.returned = 1;
+    l.states.push(flow.state().clone());
+    flow
+}
+
+#[test]
+fn every_sync_point_of_creation_and_1000_appends_leaves_a_prefix_of_the_log() {
+    let live = Arc::new(Mutex::new(Live::default()));
+    let store = crash_flow(&live);
+    let mut flow = start(&store, &live);
     let mut appended = 0;
     for key in keys() {
         if flow.state().outcome().is_some() {
@@ -222,4 +239,44 @@ fn every_sync_point_of_creation_and_1000_appends_leaves_a_prefix_of_the_log() {
     assert!(l.syncs >= 2000, "every append synced (two-phase commit): {} syncs", l.syncs);
     assert_eq!(l.images, 2 * l.syncs);
     eprintln!("checked {} crash images at {} sync points", l.images, l.syncs);
+}
+
+/// Group commit (issue 15.1): the same 1 000 keys pushed in bursts of 1 to 7. At every sync
+/// point a cut leaves the log at a group boundary — a burst is durable whole or not at all —
+/// and never loses a burst whose push returned.
+#[test]
+fn every_sync_point_of_1000_keys_in_bursts_leaves_whole_bursts() {
+    let live = Arc::new(Mutex::new(Live::default()));
+    let store = crash_flow(&live);
+    let mut flow = start(&store, &live);
+    live.lock().unwrap().boundaries = Some([1].into());
+    let keys = keys();
+    let (mut at, mut bursts) = (0, 0);
+    while at < keys.len() {
+        let burst = &keys[at..(at + 1 + bursts % 7).min(keys.len())];
+        {
+            let mut l = live.lock().unwrap();
+            l.applied.extend_from_slice(burst);
+            let end = l.applied.len();
+            l.boundaries.as_mut().unwrap().insert(end);
+        }
+        assert_eq!(flow.push_all(burst).unwrap(), burst.len(), "nothing in the keys ends the flow");
+        let mut l = live.lock().unwrap();
+        l.returned += burst.len();
+        // The live state after each whole burst (a cut never leaves a log inside one).
+        let end = l.applied.len();
+        l.states.resize(end, FlowState::default());
+        l.states.push(flow.state().clone());
+        at += burst.len();
+        bursts += 1;
+    }
+    drop(flow);
+    let l = live.lock().unwrap();
+    assert_eq!(l.returned, 1001);
+    assert!(
+        l.syncs >= 2 * bursts && l.syncs < 1000,
+        "one commit per burst: {} syncs for {bursts} bursts",
+        l.syncs
+    );
+    eprintln!("checked {} crash images at {} sync points ({bursts} bursts)", l.images, l.syncs);
 }
