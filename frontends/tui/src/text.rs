@@ -1,6 +1,7 @@
 //! Text made safe and laid out for cells: payload text never reaches the terminal raw.
 
 use std::borrow::Cow;
+use std::hash::BuildHasher;
 
 use unicode_segmentation::UnicodeSegmentation;
 use unicode_width::UnicodeWidthStr;
@@ -57,22 +58,20 @@ pub fn wrap_hanging(text: &str, first: usize, max: usize) -> Vec<String> {
     }
     // The same prompt and descriptions are wrapped on every key (and measured by the layout
     // before they are drawn): word segmentation is the costly part, so recent results are kept
-    // per text and width. Hashing the text costs a fraction of segmenting it.
-    let key = {
-        use std::hash::{Hash, Hasher};
-        let mut h = std::collections::hash_map::DefaultHasher::new();
-        text.hash(&mut h);
-        (h.finish(), text.len(), first, max)
-    };
+    // per text and width. The text is kept beside its lines and compared on a hit, so two
+    // texts with the same hash can never show each other's lines.
+    let key = (WRAP_HASH.with(|h| h.hash_one(text)), text.len(), first, max);
     WRAPPED.with_borrow_mut(|cache| {
-        if let Some(lines) = cache.get(&key) {
+        if let Some((kept, lines)) = cache.get(&key)
+            && **kept == *text
+        {
             return lines.clone();
         }
         let lines = wrap_uncached(text, first, max);
         if cache.len() >= WRAP_CACHE_ENTRIES {
             cache.clear();
         }
-        cache.insert(key, lines.clone());
+        cache.insert(key, (text.into(), lines.clone()));
         lines
     })
 }
@@ -84,7 +83,9 @@ const WRAP_CACHE_ENTRIES: usize = 512;
 type WrapKey = (u64, usize, usize, usize);
 
 thread_local! {
-    static WRAPPED: std::cell::RefCell<std::collections::HashMap<WrapKey, Vec<String>>> =
+    /// A fast hash with a per-process seed (hashing a 64 KiB text costs microseconds, not tens).
+    static WRAP_HASH: foldhash::quality::RandomState = foldhash::quality::RandomState::default();
+    static WRAPPED: std::cell::RefCell<std::collections::HashMap<WrapKey, (Box<str>, Vec<String>)>> =
         std::cell::RefCell::new(std::collections::HashMap::new());
 }
 
@@ -208,6 +209,18 @@ mod tests {
         assert_eq!(wrap_hanging("abcdefghijkl", 6, 4), ["abcdef", "ghij", "kl"]);
         assert_eq!(wrap_hanging("世界世界世", 4, 2), ["世界", "世", "界", "世"]);
         assert_eq!(wrap_hanging("a\nbcd", 3, 2), ["a", "bc", "d"], "only the very first line is wider");
+    }
+
+    #[test]
+    fn wrapped_text_comes_from_the_cache_only_for_the_same_text() {
+        let a = "the quick brown fox jumps";
+        assert_eq!(wrap(a, 9), ["the quick", "brown fox", "jumps"]);
+        assert_eq!(wrap(a, 9), ["the quick", "brown fox", "jumps"], "a hit gives the same lines");
+        // A forged entry under the key another text would hash to is not taken for that text.
+        let b = "lorem ipsum dolor sit";
+        let key = (WRAP_HASH.with(|h| h.hash_one(b)), b.len(), 9, 9);
+        WRAPPED.with_borrow_mut(|c| c.insert(key, (a.into(), vec!["wrong".to_owned()])));
+        assert_eq!(wrap(b, 9), ["lorem", "ipsum", "dolor sit"]);
     }
 
     #[test]
