@@ -46,3 +46,18 @@ fn spec15_3_a_filtered_long_list_counts_the_rows_it_shows() {
     assert_eq!(q.rows[0].number, 9_999);
     assert_eq!(q.rows.last().unwrap().number, 100_001);
 }
+
+/// The cut that bounds every text on screen (`first_chars`) counts characters, not bytes, and
+/// never splits one — on the ASCII fast path and off it alike.
+#[rstest::rstest]
+#[case::shorter_than_n("abc", 5, "abc")]
+#[case::exactly_n_bytes("abcde", 5, "abcde")]
+#[case::ascii_cut("abcdefgh", 3, "abc")]
+#[case::multibyte_after_the_cut("abcé", 3, "abc")]
+#[case::multibyte_before_the_cut("éabcdef", 3, "éab")]
+#[case::all_multibyte("世界世界世", 2, "世界")]
+#[case::emoji("🙂🙂🙂x", 3, "🙂🙂🙂")]
+#[case::zero(" x", 0, "")]
+fn spec15_3_text_is_cut_after_n_characters(#[case] text: &str, #[case] n: usize, #[case] cut: &str) {
+    assert_eq!(ask_engine::project::view::first_chars(text, n), cut);
+}

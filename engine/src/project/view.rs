@@ -212,6 +212,12 @@ pub fn first_chars(s: &str, n: usize) -> &str {
     if s.len() <= n {
         return s;
     }
+    // Payload text is mostly ASCII: when the first `n` bytes are, they are the first `n`
+    // characters, and checking that is a fast byte scan instead of a walk decoding each one
+    // (this runs on every key for every text on screen, up to 64 Ki characters each).
+    if s.as_bytes()[..n].is_ascii() {
+        return &s[..n];
+    }
     s.char_indices().nth(n).map_or(s, |(end, _)| &s[..end])
 }
 

@@ -2,6 +2,7 @@
 
 use std::borrow::Cow;
 use std::hash::BuildHasher;
+use std::rc::Rc;
 
 use unicode_segmentation::UnicodeSegmentation;
 use unicode_width::UnicodeWidthStr;
@@ -9,6 +10,12 @@ use unicode_width::UnicodeWidthStr;
 /// Shows control characters inert: C0 controls as their Unicode control pictures (`␛`), DEL as
 /// `␡`, C1 controls as `�`, a tab as four spaces. `\n` is kept only when `keep_newlines`.
 pub fn sanitize(s: &str, keep_newlines: bool) -> Cow<'_, str> {
+    // Printable ASCII is the common case: a byte scan (no early exit, so it vectorizes) finds
+    // it without decoding up to 64 Ki characters per text per frame.
+    let printable = |b: u8| (0x20..0x7f).contains(&b) || (keep_newlines && b == b'\n');
+    if s.bytes().fold(true, |all, b| all & printable(b)) {
+        return Cow::Borrowed(s);
+    }
     let clean = |c: char| !c.is_control() || (keep_newlines && c == '\n');
     if s.chars().all(clean) {
         return Cow::Borrowed(s);
@@ -44,17 +51,19 @@ pub fn width(s: &str) -> usize {
 
 /// Wraps text to `max` cells per line: at spaces where possible, inside long words by grapheme.
 /// Explicit newlines start new lines. Always returns at least one line.
-pub fn wrap(text: &str, max: usize) -> Vec<String> {
+pub fn wrap(text: &str, max: usize) -> Rc<[String]> {
     wrap_hanging(text, max, max)
 }
 
 /// Like [`wrap`], with the first line `first` cells wide and the others `max`: a hanging
 /// indent, whose first line starts further left than the lines under it.
-pub fn wrap_hanging(text: &str, first: usize, max: usize) -> Vec<String> {
+/// The lines are shared with the cache: a hit costs no copy of them, so a caller that shows a
+/// few lines of a long text copies only those.
+pub fn wrap_hanging(text: &str, first: usize, max: usize) -> Rc<[String]> {
     let (first, max) = (first.max(1), max.max(1));
     // Most payload text is short ASCII: one line, no segmentation needed.
     if text.len() <= first && text.is_ascii() && !text.contains('\n') {
-        return vec![text.trim_end().to_owned()];
+        return Rc::from([text.trim_end().to_owned()]);
     }
     // The same prompt and descriptions are wrapped on every key (and measured by the layout
     // before they are drawn): word segmentation is the costly part, so recent results are kept
@@ -67,7 +76,7 @@ pub fn wrap_hanging(text: &str, first: usize, max: usize) -> Vec<String> {
         {
             return lines.clone();
         }
-        let lines = wrap_uncached(text, first, max);
+        let lines: Rc<[String]> = wrap_uncached(text, first, max).into();
         if cache.len() >= WRAP_CACHE_ENTRIES {
             cache.clear();
         }
@@ -82,10 +91,13 @@ const WRAP_CACHE_ENTRIES: usize = 512;
 /// A text's hash and length, and the first line's and the other lines' widths.
 type WrapKey = (u64, usize, usize, usize);
 
+/// Wrapped texts by key, each beside the text it was wrapped from.
+type WrapCache = std::collections::HashMap<WrapKey, (Box<str>, Rc<[String]>)>;
+
 thread_local! {
     /// A fast hash with a per-process seed (hashing a 64 KiB text costs microseconds, not tens).
     static WRAP_HASH: foldhash::quality::RandomState = foldhash::quality::RandomState::default();
-    static WRAPPED: std::cell::RefCell<std::collections::HashMap<WrapKey, (Box<str>, Vec<String>)>> =
+    static WRAPPED: std::cell::RefCell<WrapCache> =
         std::cell::RefCell::new(std::collections::HashMap::new());
 }
 
@@ -185,47 +197,60 @@ mod tests {
 
     #[test]
     fn wrap_breaks_at_spaces_and_inside_long_words() {
-        assert_eq!(wrap("the quick brown fox", 9), ["the quick", "brown fox"]);
-        assert_eq!(wrap("abcdefghij", 4), ["abcd", "efgh", "ij"]);
-        assert_eq!(wrap("a\n\nb", 5), ["a", "", "b"]);
+        assert_eq!(*wrap("the quick brown fox", 9), ["the quick", "brown fox"]);
+        assert_eq!(*wrap("abcdefghij", 4), ["abcd", "efgh", "ij"]);
+        assert_eq!(*wrap("a\n\nb", 5), ["a", "", "b"]);
         // Long ASCII words are cut in slices: after a partial line, at exact widths, width 1.
-        assert_eq!(wrap("ab cdefghijkl", 5), ["ab", "cdefg", "hijkl"]);
-        assert_eq!(wrap("abcde", 5), ["abcde"]);
-        assert_eq!(wrap("abcdef", 5), ["abcde", "f"]);
-        assert_eq!(wrap("abc", 1), ["a", "b", "c"]);
-        assert_eq!(wrap("x".repeat(12).as_str(), 4), ["xxxx", "xxxx", "xxxx"]);
+        assert_eq!(*wrap("ab cdefghijkl", 5), ["ab", "cdefg", "hijkl"]);
+        assert_eq!(*wrap("abcde", 5), ["abcde"]);
+        assert_eq!(*wrap("abcdef", 5), ["abcde", "f"]);
+        assert_eq!(*wrap("abc", 1), ["a", "b", "c"]);
+        assert_eq!(*wrap("x".repeat(12).as_str(), 4), ["xxxx", "xxxx", "xxxx"]);
         // …and the same words with one non-ASCII letter take the grapheme walk, breaking alike.
-        assert_eq!(wrap("ab cdefghijké", 5), ["ab", "cdefg", "hijké"]);
+        assert_eq!(*wrap("ab cdefghijké", 5), ["ab", "cdefg", "hijké"]);
     }
 
     #[test]
     fn a_hanging_indent_gives_its_first_line_the_room_the_indent_leaves() {
-        assert_eq!(wrap_hanging("Database: SQLite for tests", 12, 10), ["Database:", "SQLite for", "tests"]);
+        assert_eq!(*wrap_hanging("Database: SQLite for tests", 12, 10), ["Database:", "SQLite for", "tests"]);
         assert_eq!(
-            wrap_hanging("Extras: CI, Lint", 16, 14),
+            *wrap_hanging("Extras: CI, Lint", 16, 14),
             ["Extras: CI, Lint"],
             "fits on its wider first line"
         );
-        assert_eq!(wrap_hanging("abcdefghijkl", 6, 4), ["abcdef", "ghij", "kl"]);
-        assert_eq!(wrap_hanging("世界世界世", 4, 2), ["世界", "世", "界", "世"]);
-        assert_eq!(wrap_hanging("a\nbcd", 3, 2), ["a", "bc", "d"], "only the very first line is wider");
+        assert_eq!(*wrap_hanging("abcdefghijkl", 6, 4), ["abcdef", "ghij", "kl"]);
+        assert_eq!(*wrap_hanging("世界世界世", 4, 2), ["世界", "世", "界", "世"]);
+        assert_eq!(*wrap_hanging("a\nbcd", 3, 2), ["a", "bc", "d"], "only the very first line is wider");
     }
 
     #[test]
     fn wrapped_text_comes_from_the_cache_only_for_the_same_text() {
         let a = "the quick brown fox jumps";
-        assert_eq!(wrap(a, 9), ["the quick", "brown fox", "jumps"]);
-        assert_eq!(wrap(a, 9), ["the quick", "brown fox", "jumps"], "a hit gives the same lines");
+        assert_eq!(*wrap(a, 9), ["the quick", "brown fox", "jumps"]);
+        assert_eq!(*wrap(a, 9), ["the quick", "brown fox", "jumps"], "a hit gives the same lines");
         // A forged entry under the key another text would hash to is not taken for that text.
         let b = "lorem ipsum dolor sit";
         let key = (WRAP_HASH.with(|h| h.hash_one(b)), b.len(), 9, 9);
-        WRAPPED.with_borrow_mut(|c| c.insert(key, (a.into(), vec!["wrong".to_owned()])));
-        assert_eq!(wrap(b, 9), ["lorem", "ipsum", "dolor sit"]);
+        WRAPPED.with_borrow_mut(|c| c.insert(key, (a.into(), Rc::from(["wrong".to_owned()]))));
+        assert_eq!(*wrap(b, 9), ["lorem", "ipsum", "dolor sit"]);
+    }
+
+    #[rstest::rstest]
+    #[case::printable_ascii("plain text", false, "plain text")]
+    #[case::newline_dropped_unless_kept("a\nb", false, "a␊b")]
+    #[case::newline_kept("a\nb", true, "a\nb")]
+    #[case::escape("\u{1b}[2J", true, "␛[2J")]
+    #[case::delete("a\u{7f}", false, "a␡")]
+    #[case::tab("a\tb", false, "a    b")]
+    #[case::c1_control("a\u{9b}b", false, "a�b")]
+    #[case::non_ascii_printable("héllo 世界", false, "héllo 世界")]
+    fn sanitize_shows_control_characters_inert(#[case] text: &str, #[case] keep: bool, #[case] shown: &str) {
+        assert_eq!(sanitize(text, keep), shown);
     }
 
     #[test]
     fn wrap_counts_wide_characters_as_two_cells() {
-        assert_eq!(wrap("世界世界世", 4), ["世界", "世界", "世"]);
+        assert_eq!(*wrap("世界世界世", 4), ["世界", "世界", "世"]);
     }
 
     #[test]

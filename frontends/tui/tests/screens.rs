@@ -187,6 +187,43 @@ fn the_review_summary_scrolls_and_says_what_is_clipped() {
     insta::assert_snapshot!("review_summary_scrolled_to_the_end", end);
 }
 
+/// Issue 15.3: only the summary lines the pane can show are built, the rest counted — paging
+/// through a long answer still shows every word exactly where it belongs, and the `N more`
+/// rows add up to the whole answer at every scroll position. (At 80×24 a page of the summary
+/// is taller than PageDown's ten lines, so paging shows every line.)
+#[test]
+fn a_long_answer_in_the_summary_pages_through_every_word() {
+    let words: Vec<String> = (1..=600).map(|i| format!("w{i:03}")).collect();
+    let raw = json!({"questions": [{"id": "q", "label": "Long", "prompt": "Pick?",
+        "options": [{"value": "a", "label": words.join(" ")}, {"value": "b", "label": "Short"}]}]});
+    let more = |frame: &str, arrow: &str| -> usize {
+        frame
+            .lines()
+            .find_map(|l| l.split(arrow).nth(1)?.split_whitespace().next()?.parse().ok())
+            .unwrap_or(0)
+    };
+    let is_word = |w: &&str| w.len() == 4 && w.starts_with('w') && w[1..].bytes().all(|b| b.is_ascii_digit());
+    let (mut seen, mut script, mut total) = (Vec::new(), "1\n".to_owned(), None);
+    for _ in 0..100 {
+        let frame = draw(&raw, FormSource::Tool, &script, 80, 24);
+        let body: Vec<&str> = frame.lines().skip(2).take(20).collect();
+        let shown = body.iter().filter(|l| l.split_whitespace().any(|w| is_word(&w))).count();
+        let lines = more(&frame, "↑") + shown + more(&frame, "↓");
+        assert_eq!(*total.get_or_insert(lines), lines, "the same total at every scroll position:\n{frame}");
+        // Pages overlap; a word past the last one seen is new, and none may be skipped.
+        for w in body.iter().flat_map(|l| l.split_whitespace()).filter(is_word) {
+            if seen.last().is_none_or(|last: &String| w > last.as_str()) {
+                seen.push(w.to_owned());
+            }
+        }
+        if more(&frame, "↓") == 0 {
+            break;
+        }
+        script.push_str("pageDown\n");
+    }
+    assert_eq!(seen, words, "every word, in order");
+}
+
 /// Issue 12.13: a config problem is said on the first frame, in one line, not only inside `?`.
 #[test]
 fn a_config_notice_shows_on_the_first_frame() {

@@ -20,7 +20,7 @@ pub fn lines(view: &ViewModel, max: usize) -> Vec<Line<'static>> {
         ));
     }
     if let Some(w) = &view.warning {
-        out.extend(wrap(w, max).into_iter().map(|l| Line::styled(l, style::warning())));
+        out.extend(wrap(w, max).iter().map(|l| Line::styled(l.clone(), style::warning())));
     }
     let Some(hints) = &view.footer else { return out };
     for row in hint_rows(hints, max) {

@@ -13,19 +13,45 @@ pub struct Lines {
     pub focus: Option<(usize, usize)>,
     /// Where the terminal cursor goes: (line, column).
     pub cursor: Option<(usize, usize)>,
+    /// How many lines are built; the rest are only counted (see [`Lines::counting_after`]).
+    keep: Option<usize>,
+    /// Lines counted past `keep`, not built.
+    beyond: usize,
+}
+
+impl From<Vec<Line<'static>>> for Lines {
+    fn from(lines: Vec<Line<'static>>) -> Lines {
+        Lines { lines, ..Lines::default() }
+    }
 }
 
 impl Lines {
+    /// Lines of which only the first `keep` are built and the rest counted: for a pane that
+    /// shows its top `keep` lines at most but says how many more there are (the review
+    /// summary of a long answer costs the lines on screen, not the thousand under them).
+    pub fn counting_after(keep: usize) -> Lines {
+        Lines { keep: Some(keep), ..Lines::default() }
+    }
+
+    /// All the lines, built or only counted.
     pub fn len(&self) -> usize {
-        self.lines.len()
+        self.lines.len() + self.beyond
     }
 
     pub fn is_empty(&self) -> bool {
-        self.lines.is_empty()
+        self.len() == 0
+    }
+
+    fn room(&self) -> bool {
+        self.keep.is_none_or(|keep| self.lines.len() < keep)
     }
 
     pub fn push(&mut self, spans: Vec<Span<'static>>) {
-        self.lines.push(Line::from(spans));
+        if self.room() {
+            self.lines.push(Line::from(spans));
+        } else {
+            self.beyond += 1;
+        }
     }
 
     pub fn blank(&mut self) {
@@ -36,8 +62,8 @@ impl Lines {
     pub fn wrapped(&mut self, text: &str, indent: usize, max: usize, style: Style) {
         let pad = " ".repeat(indent);
         let width = max.saturating_sub(indent);
-        for l in wrap(&sanitize(shown(text, width, MAX_LINES), true), width) {
-            self.push(vec![Span::raw(pad.clone()), Span::styled(l, style)]);
+        for l in wrap(&sanitize(shown(text, width, MAX_LINES), true), width).iter() {
+            self.push(vec![Span::raw(pad.clone()), Span::styled(l.clone(), style)]);
         }
     }
 
@@ -48,9 +74,13 @@ impl Lines {
         let pad = " ".repeat(indent);
         // The first line starts at `indent`, the rest two cells further in.
         let lines = wrap_hanging(&sanitize(shown(text, width, MAX_LINES), true), width + 2, width);
-        for (n, l) in lines.into_iter().enumerate() {
+        for (n, l) in lines.iter().enumerate() {
+            if !self.room() {
+                self.beyond += lines.len() - n;
+                break;
+            }
             let pad = if n == 0 { pad.clone() } else { format!("{pad}  ") };
-            self.push(vec![Span::raw(pad), Span::styled(l, style)]);
+            self.push(vec![Span::raw(pad), Span::styled(l.clone(), style)]);
         }
     }
 

@@ -51,6 +51,6 @@ pub fn too_small(frame: &mut Frame, area: Rect) {
         area.width, area.height
     );
     let lines: Vec<Line> =
-        crate::text::wrap(&text, area.width as usize).into_iter().map(Line::from).collect();
+        crate::text::wrap(&text, area.width as usize).iter().cloned().map(Line::from).collect();
     put_lines(frame, area, &lines);
 }

@@ -79,7 +79,7 @@ fn preview_window(
         (true, true) => Some(format!(" from line {} · PgUp/PgDn ", start + 1)),
     };
     let first = start.saturating_sub(skipped).min(all.lines.len());
-    (Lines { lines: all.lines.split_off(first), ..Lines::default() }, position)
+    (Lines::from(all.lines.split_off(first)), position)
 }
 
 /// Draws lines scrolled so the focus row and the cursor are visible; places the cursor.
@@ -282,7 +282,7 @@ fn option_row(
     let width = max.saturating_sub(indent);
     // A label taller than the list shows its first screenful.
     let label = wrap(&sanitize(shown(&row.label, width, height.max(1)), false), width);
-    let label = label.into_iter().take(height.max(1));
+    let label = label.iter().take(height.max(1)).cloned();
     for (n, part) in label.enumerate() {
         if n == 0 {
             head.push(Span::styled(part, label_style));

@@ -25,8 +25,10 @@ pub fn render(frame: &mut Frame, area: Rect, r: &ReviewView) {
         actions.push(vec![p, Span::styled(format!("{}. {}", a.index() + 1, a.title()), label_style)]);
     }
     let side_by_side = area.width >= SIDE_BY_SIDE;
-    // Laid out once, at the width it is drawn at.
-    let lines = summary(r, if side_by_side { area.width - ACTIONS_WIDTH - 1 } else { area.width } as usize);
+    // Laid out once, at the width it is drawn at; no more lines are built than the pane can
+    // show from the scroll position on (the rest are counted for the `↓ N more` row).
+    let width = if side_by_side { area.width - ACTIONS_WIDTH - 1 } else { area.width };
+    let lines = summary(r, width as usize, r.scroll + usize::from(area.height));
     // What the undo key would take back (issue 13.3): the body's last row, full width — only
     // where the actions, the double-press hint and the whole summary still fit above it.
     let hint_rows = if r.hint.is_some() { 2 } else { 0 };
@@ -103,8 +105,8 @@ fn draw_summary(frame: &mut Frame, area: Rect, lines: Lines, scroll: usize) {
     super::put_lines(frame, area, &out);
 }
 
-fn summary(r: &ReviewView, max: usize) -> Lines {
-    let mut out = Lines::default();
+fn summary(r: &ReviewView, max: usize, keep: usize) -> Lines {
+    let mut out = Lines::counting_after(keep);
     for entry in &r.summary {
         let label = format!("{}: ", sanitize(shown(&entry.label, MAX_LINES, 1), false));
         match &entry.answer {
