@@ -14,7 +14,8 @@
 //! 1 000 000 lines, 400 keys each.
 //!
 //! Run: `cargo bench -p ask-tests --bench keyscreen` (it builds the release binary first;
-//! `KEYSCREEN_ONLY=keys|scale|burst` runs one part, `ASK_BENCH_BIN` measures another build).
+//! `KEYSCREEN_ONLY=keys|scale|burst` runs one part, `ASK_BENCH_BIN` measures another build,
+//! `KEYSCREEN_SLOWEST=N` lists each script's N slowest keys).
 #![allow(clippy::unwrap_used, clippy::expect_used)] // a benchmark fails loudly
 
 use std::io::{Read, Write};
@@ -189,16 +190,32 @@ fn run_script(bin: &Path, name: &str, form: &Path, keys: &[Vec<u8>], scratch: &P
         }
     };
     let (mut session, mut samples, mut unchanged, mut restarts) = (None, Vec::new(), 0, 0);
-    for key in keys {
+    let mut timed = Vec::new();
+    for (i, key) in keys.iter().enumerate() {
         if ready(&mut session) {
             restarts += 1;
         }
         match session.as_mut().unwrap().key(key) {
-            Some(d) => samples.push(d),
+            Some(d) => {
+                samples.push(d);
+                timed.push((d, i));
+            }
             None => unchanged += 1,
         }
     }
     report(name, samples, unchanged, restarts - 1);
+    // `KEYSCREEN_SLOWEST=N` lists the N slowest keys (where in the script, which bytes): is the
+    // tail some kind of key, or noise spread over all of them?
+    if let Some(n) = std::env::var("KEYSCREEN_SLOWEST").ok().and_then(|n| n.parse::<usize>().ok()) {
+        timed.sort_unstable_by(|a, b| b.cmp(a));
+        for (d, i) in timed.into_iter().take(n) {
+            println!(
+                "  {:>7.3} ms  key {i:>4}  {:?}",
+                d.as_secs_f64() * 1000.0,
+                String::from_utf8_lossy(&keys[i])
+            );
+        }
+    }
     if let Some(mut s) = session {
         let _ = s.child.kill();
     }
