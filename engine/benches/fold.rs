@@ -28,7 +28,7 @@ fn load(form: &str, keys: &str) -> Workload {
     let form = validate_text(&workload(form), FormSource::Tool).expect("workload form is valid");
     let opened = Event::FlowOpened {
         form: form.into(),
-        settings: Settings::default(),
+        settings: Settings::default().into(),
         origin: Origin::tool(),
         size: Size::default(),
         notices: vec![],

@@ -50,8 +50,9 @@ pub enum Event {
     FlowOpened {
         /// The normalized form.
         form: Arc<Form>,
-        /// Behaviour and keymaps in force.
-        settings: Settings,
+        /// Behaviour and keymaps in force (boxed, as in every variant that carries them: a key
+        /// event is the common one, and an event is as large as its largest variant).
+        settings: Box<Settings>,
         /// Where the form came from.
         origin: Origin,
         /// The terminal size.
@@ -78,7 +79,7 @@ pub enum Event {
     /// Settings changed while the flow was open (config reload or a script's `set`).
     SettingsChanged {
         /// The settings now in force.
-        settings: Settings,
+        settings: Box<Settings>,
         /// Problems met while loading them (e.g. unusable keymaps), shown in the overlay.
         #[serde(default, skip_serializing_if = "Vec::is_empty")]
         notices: Vec<String>,
@@ -86,7 +87,7 @@ pub enum Event {
     /// Saving a toggle from the overlay failed: these settings are back in force.
     SettingsSaveFailed {
         /// The settings back in force.
-        settings: Settings,
+        settings: Box<Settings>,
         /// Why the save failed, shown in the overlay.
         message: String,
     },

@@ -9,7 +9,7 @@
 //! # Embedding
 //!
 //! ```
-//! use ask_engine::{Event, FlowState, KeyPress, Origin, Settings, Size};
+//! use ask_engine::{Event, FlowState, KeyPress, Origin, Size};
 //! use ask_schema::{validate, FormSource};
 //!
 //! // 1. Validate the agent's payload.
@@ -24,7 +24,7 @@
 //! // 2. Open a flow and feed it keys, as a frontend would.
 //! let mut flow = FlowState::default();
 //! flow.apply(&Event::FlowOpened {
-//!     form: form.into(), settings: Settings::default(), origin: Origin::tool(), size: Size::default(), notices: vec![],
+//!     form: form.into(), settings: Box::default(), origin: Origin::tool(), size: Size::default(), notices: vec![],
 //! });
 //! for id in ["down", "enter", "1", "1"] {           // pick SQLite, then Submit (double press)
 //!     let effects = flow.apply(&Event::key(KeyPress::parse(id).unwrap()));

@@ -108,7 +108,7 @@ impl Step {
             Step::Resize(size) => vec![Event::TerminalResized { size: *size }],
             Step::Set { path, value } => {
                 vec![Event::SettingsChanged {
-                    settings: settings.with_change(path, value)?,
+                    settings: Box::new(settings.with_change(path, value)?),
                     notices: Vec::new(),
                 }]
             }

@@ -271,7 +271,7 @@ fn spec6_failed_save_reverts_and_shows_the_error() {
     let mut state = run3("?\ndown", Settings::default());
     state.apply(&ask_engine::Event::key(ask_engine::KeyPress::parse("space").unwrap()));
     state.apply(&ask_engine::Event::SettingsSaveFailed {
-        settings: Settings::default(),
+        settings: Settings::default().into(),
         message: "read-only".into(),
     });
     assert!(state.settings().behaviour.confirm_dismiss_when_dirty);

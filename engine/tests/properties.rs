@@ -90,7 +90,7 @@ fn event() -> impl Strategy<Value = Event> {
             settings.behaviour.auto_submit_when_answered_without_notes = a;
             settings.behaviour.confirm_dismiss_when_dirty = b;
             settings.behaviour.double_press_review_shortcuts = c;
-            Event::SettingsChanged { settings, notices: if a { vec!["keymaps: unusable".to_owned()] } else { vec![] } }
+            Event::SettingsChanged { settings: Box::new(settings), notices: if a { vec!["keymaps: unusable".to_owned()] } else { vec![] } }
         }),
     ]
 }

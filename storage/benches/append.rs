@@ -46,7 +46,7 @@ fn opened() -> Event {
     let form = validate(&raw, FormSource::Tool).unwrap();
     Event::FlowOpened {
         form: form.into(),
-        settings: Settings::default(),
+        settings: Settings::default().into(),
         origin: Origin::tool(),
         size: Size::default(),
         notices: vec![],

@@ -5,7 +5,7 @@
 //! opens on the same log.
 //!
 //! ```
-//! use ask_engine::{Event, KeyPress, Origin, Settings, Size};
+//! use ask_engine::{Event, KeyPress, Origin, Size};
 //! use ask_schema::{FormSource, validate};
 //! use ask_storage::{DurableFlow, FlowRecord, Store};
 //!
@@ -15,7 +15,7 @@
 //!     "options": [{"value": "pg", "label": "Postgres"}, {"value": "lite", "label": "SQLite"}]}]});
 //! let form = validate(&raw, FormSource::Tool).unwrap();
 //! let opened = Event::FlowOpened {
-//!     form: form.into(), settings: Settings::default(), origin: Origin::tool(),
+//!     form: form.into(), settings: Box::default(), origin: Origin::tool(),
 //!     size: Size::default(), notices: vec![],
 //! };
 //! let mut flow = DurableFlow::start(&store, &FlowRecord::new("call-1", "ask", "default", 0), opened).unwrap();
@@ -198,7 +198,7 @@ impl<'s> DurableFlow<'s> {
             && let Err(e) = crate::save_toggle(path, toggle, on)
         {
             let message = crate::error_line(&e);
-            self.commit_and_apply(Event::SettingsSaveFailed { settings: before, message })?;
+            self.commit_and_apply(Event::SettingsSaveFailed { settings: Box::new(before), message })?;
         }
         if let (Some(query), Some(worker)) = (&fx.complete_query, self.offers.as_mut()) {
             worker.asked += 1;

@@ -196,7 +196,7 @@ fn opened() -> Event {
     settings.behaviour.confirm_dismiss_when_dirty = true;
     Event::FlowOpened {
         form: form.into(),
-        settings,
+        settings: Box::new(settings),
         origin: Origin::tool(),
         size: Size::default(),
         notices: vec![],

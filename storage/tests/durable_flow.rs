@@ -51,7 +51,7 @@ fn event() -> impl Strategy<Value = Event> {
         1 => any::<bool>().prop_map(|on| {
             let mut settings = Settings::default();
             settings.behaviour.auto_submit_when_answered_without_notes = on;
-            Event::SettingsChanged { settings, notices: if on { vec!["a notice".into()] } else { vec![] } }
+            Event::SettingsChanged { settings: Box::new(settings), notices: if on { vec!["a notice".into()] } else { vec![] } }
         }),
     ]
 }
@@ -73,7 +73,7 @@ proptest! {
         let config = if config_writable { dir.path().join("config.json") } else { dir.path().join("file/config.json") };
         let store = Store::with_backend(redb::backends::InMemoryBackend::new(), "memory", redb::ConcurrencyMode::ExclusiveWriter).unwrap();
         let form = validate(&payload(n, multi), FormSource::Tool).unwrap();
-        let opened = Event::FlowOpened { form: form.into(), settings: Settings::default(), origin: Origin::tool(), size: Size::default(), notices: vec![] };
+        let opened = Event::FlowOpened { form: form.into(), settings: Box::new(Settings::default()), origin: Origin::tool(), size: Size::default(), notices: vec![] };
         let mut flow = DurableFlow::start(&store, &FlowRecord::new("f", "ask", "s", 0), opened).unwrap()
             .with_host(FlowHost { config: Some(config) })
             .with_file_offers(Box::new(|q: &str| vec![format!("{q}.rs"), "README.md".to_owned()]));
@@ -108,7 +108,7 @@ fn an_overlay_toggle_is_saved_and_a_failed_save_is_committed_as_an_event() {
     let form = validate(&payload(1, false), FormSource::Tool).unwrap();
     let opened = Event::FlowOpened {
         form: form.into(),
-        settings: Settings::default(),
+        settings: Settings::default().into(),
         origin: Origin::tool(),
         size: Size::default(),
         notices: vec![],
@@ -121,7 +121,7 @@ fn an_overlay_toggle_is_saved_and_a_failed_save_is_committed_as_an_event() {
     let logged = store.events("f").unwrap();
     let Some(Event::SettingsSaveFailed { message, settings }) = logged.last() else { panic!("{logged:?}") };
     assert!(message.contains("cannot be read as a JSON object"), "{message}");
-    assert_eq!(*settings, Settings::default(), "the toggle is reverted");
+    assert_eq!(*settings, Box::new(Settings::default()), "the toggle is reverted");
     assert_eq!(
         std::fs::read_to_string(dir.path().join("config.json")).unwrap(),
         "{ not json",
@@ -159,7 +159,7 @@ fn opened(n: usize, multi: bool) -> Event {
     let form = validate(&payload(n, multi), FormSource::Tool).unwrap();
     Event::FlowOpened {
         form: form.into(),
-        settings: Settings::default(),
+        settings: Settings::default().into(),
         origin: Origin::tool(),
         size: Size::default(),
         notices: vec![],

@@ -20,7 +20,7 @@ fn store_with(flows: &[(&str, u64, bool)]) -> (tempfile::TempDir, Store) {
     for (id, day, done) in flows {
         let opened = Event::FlowOpened {
             form: form.clone().into(),
-            settings: Settings::default(),
+            settings: Settings::default().into(),
             origin: Origin::tool(),
             size: Size::default(),
             notices: vec![],

@@ -46,7 +46,7 @@ impl FlowState {
                 *self = FlowState {
                     questions: form.questions.iter().map(|q| QuestionState::new(q.options.len())).collect(),
                     form: form.clone(),
-                    settings: *settings,
+                    settings: **settings,
                     notices: notices.clone(),
                     size: *size,
                     opened: true,
@@ -72,11 +72,11 @@ impl FlowState {
                 Event::TextPasted { text } => self.paste(text),
                 Event::TerminalResized { size } => self.size = *size,
                 Event::SettingsChanged { settings, notices } => {
-                    self.settings = *settings;
+                    self.settings = **settings;
                     self.notices.clone_from(notices);
                 }
                 Event::SettingsSaveFailed { settings, message } => {
-                    self.settings = *settings;
+                    self.settings = **settings;
                     self.save_error = Some(message.clone());
                 }
                 Event::CompletionsOffered { query, items } => self.offered(query, items),

@@ -18,13 +18,16 @@ impl FlowState {
             return self.shortcut(ReviewAction::at(d as usize - 1));
         }
         // The summary scrolls by itself (issue 12.1): ↑/↓ belong to the actions.
+        // How far it can go is only measured for the keys that go down: measuring lays out the
+        // whole summary, which every other key on this tab must not pay for.
         if key.mods.is_empty() {
-            let most = self.review_lines();
             match key.code {
                 KeyCode::PageUp => return self.preview_scroll = self.preview_scroll.saturating_sub(10),
-                KeyCode::PageDown => return self.preview_scroll = (self.preview_scroll + 10).min(most),
+                KeyCode::PageDown => {
+                    return self.preview_scroll = (self.preview_scroll + 10).min(self.review_lines());
+                }
                 KeyCode::Home => return self.preview_scroll = 0,
-                KeyCode::End => return self.preview_scroll = most,
+                KeyCode::End => return self.preview_scroll = self.review_lines(),
                 _ => {}
             }
         }

@@ -9,12 +9,11 @@ use crate::state::{FlowState, UndoStep};
 impl FlowState {
     /// After a key: what it changed on the question it was pressed on becomes one step.
     pub(super) fn journal(&mut self, tab: usize) {
-        let Some(qs) = self.questions.get_mut(tab) else { return };
+        // Most keys move a cursor and change nothing: they cost this one check.
+        let Some(qs) = self.questions.get_mut(tab).filter(|qs| qs.has_changes()) else { return };
         let changes = qs.take_changes();
-        if !changes.is_empty() {
-            self.done.push(UndoStep { question: tab, changes });
-            self.undone.clear();
-        }
+        self.done.push(UndoStep { question: tab, changes });
+        self.undone.clear();
     }
 
     /// Undo (`ctrl+z`) and redo (`ctrl+y`, or shift with the undo key); returns whether the

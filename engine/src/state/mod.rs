@@ -10,7 +10,7 @@ use crate::editor::TextBuffer;
 use crate::event::Size;
 use crate::settings::Settings;
 
-pub use question::{Change, QuestionState};
+pub use question::{Change, Changes, QuestionState};
 
 /// One answer-changing key: the question it changed and what changed (issue 13.3).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -18,7 +18,7 @@ pub struct UndoStep {
     /// The question's index.
     pub question: usize,
     /// The changes, in the order they were made.
-    pub changes: Vec<Change>,
+    pub changes: Changes,
 }
 
 /// The three review-tab actions, in the order they are listed.

@@ -5,16 +5,24 @@ use std::collections::BTreeMap;
 /// What the user has saved on one question. Counters make dirty and notes checks O(questions).
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct QuestionState {
-    selected: Vec<bool>,
-    selected_count: usize,
+    /// How many options the question declares.
+    options: usize,
+    /// The selected declared options, sorted. Indices, not a flag per option: a question may
+    /// declare 100 000 options and a person selects a few, so clearing, listing and copying the
+    /// selection costs what is selected, not what is declared (and a few fit inline).
+    selected: smallvec::SmallVec<[usize; 4]>,
     custom_text: String,
     custom_selected: bool,
     note: String,
     /// Sparse: a form may have thousands of options and few notes.
     option_notes: BTreeMap<usize, String>,
     /// What the key being folded has changed so far; the fold takes it as one undo step.
-    changes: Vec<Change>,
+    changes: Changes,
 }
+
+/// The changes one key made. Most keys make one (a toggle, a saved text), so it is kept inline:
+/// journaling a key allocates nothing.
+pub type Changes = smallvec::SmallVec<[Change; 1]>;
 
 /// One saved thing changed on a question, with what it was: the undo journal holds these
 /// deltas, never a copy of the answers (issue 13.3). `before`/`after` are the values around
@@ -39,22 +47,22 @@ pub enum Change {
 impl QuestionState {
     /// Nothing saved on a question with `options` declared options.
     pub fn new(options: usize) -> QuestionState {
-        QuestionState { selected: vec![false; options], ..QuestionState::default() }
+        QuestionState { options, ..QuestionState::default() }
     }
 
     /// Whether the declared option at `i` is selected.
     pub fn is_selected(&self, i: usize) -> bool {
-        self.selected.get(i).copied().unwrap_or(false)
+        self.selected.binary_search(&i).is_ok()
     }
 
     /// Indices of selected declared options, in declared order.
     pub fn selected_indices(&self) -> impl Iterator<Item = usize> + '_ {
-        self.selected.iter().enumerate().filter(|(_, s)| **s).map(|(i, _)| i)
+        self.selected.iter().copied()
     }
 
     /// How many declared options are selected.
     pub fn selected_count(&self) -> usize {
-        self.selected_count
+        self.selected.len()
     }
 
     /// Saved free-form text ("" when none).
@@ -84,7 +92,7 @@ impl QuestionState {
 
     /// A committed answer: a selected option or selected non-blank free-form text.
     pub fn is_committed(&self) -> bool {
-        self.selected_count > 0 || self.custom_selected()
+        !self.selected.is_empty() || self.custom_selected()
     }
 
     /// A question note or a note on any option, selected or not.
@@ -94,17 +102,17 @@ impl QuestionState {
 
     /// Anything saved at all (the dirty check).
     pub fn has_anything(&self) -> bool {
-        self.selected_count > 0 || !self.custom_text.is_empty() || self.has_notes()
+        !self.selected.is_empty() || !self.custom_text.is_empty() || self.has_notes()
     }
 
     pub(crate) fn set_selected(&mut self, i: usize, on: bool) {
-        if self.selected.get(i).is_some_and(|s| *s != on) {
+        if i < self.options && self.is_selected(i) != on {
             self.put(Change::Selected { option: i, on }, true);
         }
     }
 
     pub(crate) fn clear_selection(&mut self) {
-        if self.selected_count > 0 {
+        if !self.selected.is_empty() {
             let was = self.selected_indices().collect();
             self.put(Change::Cleared { was }, true);
         }
@@ -132,14 +140,19 @@ impl QuestionState {
 
     pub(crate) fn set_option_note(&mut self, i: usize, text: &str) {
         let before = self.option_note(i);
-        if i < self.selected.len() && before != text {
+        if i < self.options && before != text {
             let change = Change::OptionNote { option: i, before: before.to_owned(), after: text.to_owned() };
             self.put(change, true);
         }
     }
 
+    /// Whether the key being folded changed anything saved so far.
+    pub(crate) fn has_changes(&self) -> bool {
+        !self.changes.is_empty()
+    }
+
     /// The changes the key being folded made, in order (the journal takes them).
-    pub(crate) fn take_changes(&mut self) -> Vec<Change> {
+    pub(crate) fn take_changes(&mut self) -> Changes {
         std::mem::take(&mut self.changes)
     }
 
@@ -177,22 +190,15 @@ impl QuestionState {
     /// Makes a change, noting it for the journal when `record`.
     fn put(&mut self, change: Change, record: bool) {
         match &change {
-            Change::Selected { option, on } => {
-                if let Some(slot) = self.selected.get_mut(*option)
-                    && *slot != *on
-                {
-                    *slot = *on;
-                    if *on { self.selected_count += 1 } else { self.selected_count -= 1 }
+            Change::Selected { option, on } if *option < self.options => {
+                match (self.selected.binary_search(option), on) {
+                    (Err(at), true) => self.selected.insert(at, *option),
+                    (Ok(at), false) => drop(self.selected.remove(at)),
+                    _ => {}
                 }
             }
-            Change::Cleared { was } => {
-                for &i in was {
-                    if let Some(slot) = self.selected.get_mut(i) {
-                        *slot = false;
-                    }
-                }
-                self.selected_count = 0;
-            }
+            Change::Selected { .. } => {}
+            Change::Cleared { .. } => self.selected.clear(),
             Change::Custom { after, .. } => {
                 after.0.clone_into(&mut self.custom_text);
                 self.custom_selected = after.1;

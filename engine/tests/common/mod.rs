@@ -24,7 +24,7 @@ pub fn form_of(raw: &Value) -> Form {
 pub fn opened(form: Form, settings: Settings) -> Event {
     Event::FlowOpened {
         form: form.into(),
-        settings,
+        settings: Box::new(settings),
         origin: Origin::tool(),
         size: Size::default(),
         notices: vec![],

@@ -122,7 +122,7 @@ pub fn start_flow<'s>(
     tracing::info!(flow = %id, command = %record.command, questions = form.questions.len(), "flow opened");
     let opened = Event::FlowOpened {
         form: form.into(),
-        settings: loaded.settings,
+        settings: Box::new(loaded.settings),
         origin,
         size: flow.size.unwrap_or_default(),
         notices: loaded.notices,
@@ -343,7 +343,7 @@ fn interactive(
             && let Some((settings, notices)) = config.and_then(ask_storage::reload_config)
             && (settings != *session.state().settings() || notices != session.state().notices())
         {
-            session.push(Event::SettingsChanged { settings, notices })?;
+            session.push(Event::SettingsChanged { settings: Box::new(settings), notices })?;
             redraw = true;
         }
         if nudger.tick() {

@@ -315,7 +315,7 @@ fn done(result: ToolResult) -> CallToolResponse {
 fn opening(form: &Form, settings: ask_engine::Settings, notices: Vec<String>) -> Event {
     Event::FlowOpened {
         form: Arc::new(form.clone()),
-        settings,
+        settings: Box::new(settings),
         origin: Origin { source: FormSource::Tool, command: "mcp".to_owned() },
         size: Size::default(),
         notices,

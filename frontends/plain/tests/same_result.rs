@@ -27,7 +27,7 @@ fn opened(example: &str) -> FlowState {
     let mut state = FlowState::default();
     state.apply(&Event::FlowOpened {
         form: form.into(),
-        settings: Settings::default(),
+        settings: Settings::default().into(),
         origin: Origin::tool(),
         size: Size::default(),
         notices: vec![],

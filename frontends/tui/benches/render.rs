@@ -24,7 +24,7 @@ fn run(label: &str, form: &Value, keys: &str) {
     let form = validate(form, FormSource::Tool).unwrap();
     let opened = Event::FlowOpened {
         form: form.into(),
-        settings: Settings::default(),
+        settings: Settings::default().into(),
         origin: Origin::tool(),
         size: Size::default(),
         notices: vec![],

@@ -11,7 +11,7 @@ fn main() {
     let mut st = ask_engine::FlowState::default();
     st.apply(&ask_engine::Event::FlowOpened {
         form: form.into(),
-        settings: Default::default(),
+        settings: Box::default(),
         origin: ask_engine::Origin::tool(),
         size: Default::default(),
         notices: vec![],

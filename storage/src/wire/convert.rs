@@ -42,7 +42,7 @@ pub fn from_wire(event: EventV3) -> Result<Event, DecodeError> {
     Ok(match event {
         EventV3::FlowOpened { form, settings, origin, size, notices } => Event::FlowOpened {
             form: Arc::new(form_from_wire(form)?),
-            settings: settings_from_wire(&settings)?,
+            settings: Box::new(settings_from_wire(&settings)?),
             origin: Origin { source: source_from_name(&origin.source)?, command: origin.command },
             size: size_from_wire(size),
             notices,
@@ -51,10 +51,10 @@ pub fn from_wire(event: EventV3) -> Result<Event, DecodeError> {
         EventV3::TextPasted { text } => Event::TextPasted { text },
         EventV3::TerminalResized { size } => Event::TerminalResized { size: size_from_wire(size) },
         EventV3::SettingsChanged { settings, notices } => {
-            Event::SettingsChanged { settings: settings_from_wire(&settings)?, notices }
+            Event::SettingsChanged { settings: Box::new(settings_from_wire(&settings)?), notices }
         }
         EventV3::SettingsSaveFailed { settings, message } => {
-            Event::SettingsSaveFailed { settings: settings_from_wire(&settings)?, message }
+            Event::SettingsSaveFailed { settings: Box::new(settings_from_wire(&settings)?), message }
         }
         EventV3::CompletionsOffered { query, items } => Event::CompletionsOffered { query, items },
         EventV3::TimedOut { seconds } => Event::TimedOut { seconds },

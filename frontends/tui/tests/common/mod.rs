@@ -10,7 +10,7 @@ pub fn opened(raw: &Value, source: FormSource, width: u16, height: u16, notices:
     let mut state = FlowState::default();
     state.apply(&Event::FlowOpened {
         form: validate(raw, source).unwrap().into(),
-        settings: Settings::default(),
+        settings: Settings::default().into(),
         origin: Origin::tool(),
         size: Size { width, height },
         notices,
