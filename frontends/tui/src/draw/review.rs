@@ -28,7 +28,7 @@ pub fn render(frame: &mut Frame, area: Rect, r: &ReviewView) {
     // Laid out once, at the width it is drawn at; no more lines are built than the pane can
     // show from the scroll position on (the rest are counted for the `↓ N more` row).
     let width = if side_by_side { area.width - ACTIONS_WIDTH - 1 } else { area.width };
-    let lines = summary(r, width as usize, r.scroll + usize::from(area.height));
+    let lines = summary(r, width as usize, r.scroll.saturating_add(usize::from(area.height)));
     // What the undo key would take back (issue 13.3): the body's last row, full width — only
     // where the actions, the double-press hint and the whole summary still fit above it.
     let hint_rows = if r.hint.is_some() { 2 } else { 0 };
