@@ -2,14 +2,15 @@
 //! with a value, a label and a description. Times parsing the payload text into a JSON value
 //! and validating that value into the normalized form, separately; median of the runs. Beside
 //! them, the floor of any validator that reads the parsed value: visiting each option and
-//! copying its three strings into owned ones (no checks at all).
+//! copying its three strings into owned ones (no checks at all). And what `validate_text` does
+//! for a valid payload since the fast path: the text read straight into the form, no tree.
 //!
 //! Run: `cargo bench -p ask-schema --bench validate`.
 #![allow(clippy::unwrap_used, clippy::expect_used)] // a benchmark fails loudly
 
 use std::time::{Duration, Instant};
 
-use ask_schema::{FormSource, parse_json, validate};
+use ask_schema::{FormSource, direct_form, parse_json, validate};
 
 fn payload(n: usize) -> String {
     let options: Vec<serde_json::Value> = (0..n)
@@ -42,8 +43,13 @@ fn median(mut runs: Vec<Duration>) -> Duration {
 fn main() {
     for (n, runs) in [(10_000, 21), (100_000, 7), (1_000_000, 3)] {
         let text = payload(n);
-        let (mut parse, mut check, mut floor) = (Vec::new(), Vec::new(), Vec::new());
+        let (mut parse, mut check, mut floor, mut direct) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
         for _ in 0..runs {
+            let start = Instant::now();
+            let form = direct_form(&text, FormSource::Tool).unwrap();
+            direct.push(start.elapsed());
+            assert_eq!(form.questions[0].options.len(), n);
+            drop(form);
             let start = Instant::now();
             let raw = parse_json(&text).unwrap();
             parse.push(start.elapsed());
@@ -56,16 +62,18 @@ fn main() {
             floor.push(took);
             assert_eq!(copied, n);
         }
-        let (p, v, f) = (median(parse), median(check), median(floor));
+        let (p, v, f, d) = (median(parse), median(check), median(floor), median(direct));
         let per = |d: Duration| d.as_nanos() as f64 / n as f64;
         println!(
-            "{n:>9} options ({:>5.1} MB): parse {:>8.1} ms ({:>5.0} ns/option), validate {:>8.1} ms ({:>5.0} ns/option), copy floor {:>5.0} ns/option",
+            "{n:>9} options ({:>5.1} MB): parse {:>8.1} ms ({:>5.0} ns/option), validate {:>8.1} ms ({:>5.0} ns/option), copy floor {:>5.0} ns/option; text straight to form {:>8.1} ms ({:>5.0} ns/option)",
             text.len() as f64 / 1e6,
             p.as_secs_f64() * 1e3,
             per(p),
             v.as_secs_f64() * 1e3,
             per(v),
             per(f),
+            d.as_secs_f64() * 1e3,
+            per(d),
         );
     }
 }

@@ -20,7 +20,7 @@ pub use durable_flow::{DurableFlow, FileOffers, FlowHost};
 pub use follow::FlowFollower;
 pub use store::{
     Claim, FLOW_RECORD_VERSION, FlowRecord, Lease, PayloadEntry, PruneReport, PruneRule, STORE_VERSION,
-    Store, StoreError, panic_is_contained,
+    Store, StoreError, panic_is_contained, raw_params,
 };
 
 /// Milliseconds since the Unix epoch (0 if the clock is before it).

@@ -29,7 +29,7 @@ fn store_with(flows: &[(&str, u64, bool)]) -> (tempfile::TempDir, Store) {
         let entry = PayloadEntry {
             version: 1,
             timestamp: day * DAY,
-            params: raw.clone(),
+            params: ask_storage::raw_params(&raw),
             source: FormSource::Tool,
             flow_id: Some((*id).to_owned()),
         };

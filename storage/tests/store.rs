@@ -78,7 +78,7 @@ fn opening_a_flow_saves_payload_flow_and_lease_together_or_nothing() {
     let entry = |n: u64| PayloadEntry {
         version: 1,
         timestamp: n,
-        params: json!({"n": n}),
+        params: ask_storage::raw_params(&json!({"n": n})),
         source: FormSource::Tool,
         flow_id: Some("f".into()),
     };
@@ -101,7 +101,7 @@ fn payloads_are_kept_per_session_in_order() {
     let entry = |n: u64, source| PayloadEntry {
         version: 1,
         timestamp: n,
-        params: json!({"n": n}),
+        params: ask_storage::raw_params(&json!({"n": n})),
         source,
         flow_id: None,
     };

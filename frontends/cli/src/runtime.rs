@@ -72,7 +72,7 @@ pub fn open_form(
     flow: &FlowArgs,
     form: Form,
     origin: Origin,
-    new_payload: Option<(String, serde_json::Value)>,
+    new_payload: Option<(String, Box<serde_json::value::RawValue>)>,
     report: Report,
 ) -> anyhow::Result<Status> {
     let (id, entry) = match new_payload {

@@ -124,7 +124,7 @@ impl AskServer {
         let entry = PayloadEntry {
             version: 1,
             timestamp: now_ms(),
-            params: raw,
+            params: ask_storage::raw_params(&raw),
             source: FormSource::Tool,
             flow_id: Some(id.clone()),
         };

@@ -32,7 +32,7 @@ use redb::{Database, ReadableDatabase, ReadableTable, TableDefinition, Transacti
 pub use errors::StoreError;
 pub use flows::{FLOW_RECORD_VERSION, FlowRecord};
 pub use leases::{Claim, Lease};
-pub use payloads::PayloadEntry;
+pub use payloads::{PayloadEntry, raw_params};
 pub use prune::{PruneReport, PruneRule};
 
 const META: TableDefinition<&str, &[u8]> = TableDefinition::new("meta");

@@ -3,24 +3,53 @@
 use ask_schema::FormSource;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
+use serde_json::value::RawValue;
 
 use super::{PAYLOADS, Store, StoreError};
 
 /// One stored form, as pi stores `ask:payload` entries.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct PayloadEntry {
     /// The entry format version (1).
     pub version: u32,
     /// Milliseconds since the Unix epoch.
     pub timestamp: u64,
-    /// The raw payload as the agent sent it (re-validated before any replay).
-    pub params: Value,
+    /// The raw payload as the agent sent it (re-validated before any replay), kept as its JSON
+    /// text: a payload read from a file is stored as it came, with no JSON tree built for it
+    /// (90 MB of text for a million options; issue 15.2).
+    pub params: Box<RawValue>,
     /// `tool` or `answer-extraction`.
     pub source: FormSource,
     /// The flow that was opened for it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub flow_id: Option<String>,
+}
+
+/// Equal when every field is, the payload compared as its JSON text.
+impl PartialEq for PayloadEntry {
+    fn eq(&self, other: &Self) -> bool {
+        self.version == other.version
+            && self.timestamp == other.timestamp
+            && self.params.get() == other.params.get()
+            && self.source == other.source
+            && self.flow_id == other.flow_id
+    }
+}
+
+impl Eq for PayloadEntry {}
+
+impl PayloadEntry {
+    /// The payload as a JSON tree (for callers that look into it).
+    pub fn params_value(&self) -> Value {
+        serde_json::from_str(self.params.get()).unwrap_or(Value::Null)
+    }
+}
+
+/// The payload JSON of a value (a payload that arrived already parsed, e.g. over MCP).
+pub fn raw_params(value: &Value) -> Box<RawValue> {
+    // A `Value` always serializes; `null` is the unreachable fallback.
+    serde_json::value::to_raw_value(value).unwrap_or_else(|_| RawValue::NULL.to_owned())
 }
 
 /// The payload entry format this build reads and writes.

@@ -66,7 +66,7 @@ fn malformed(what: impl std::fmt::Display) -> DecodeError {
     DecodeError::Malformed(what.to_string())
 }
 
-fn source_name(source: FormSource) -> &'static str {
+pub(super) fn source_name(source: FormSource) -> &'static str {
     match source {
         FormSource::Tool => "tool",
         FormSource::AnswerExtraction => "answer-extraction",
@@ -81,7 +81,7 @@ fn source_from_name(name: &str) -> Result<FormSource, DecodeError> {
     }
 }
 
-fn size_to_wire(size: Size) -> SizeV1 {
+pub(super) fn size_to_wire(size: Size) -> SizeV1 {
     SizeV1 { width: size.width, height: size.height }
 }
 
@@ -93,7 +93,7 @@ fn key_from_wire(id: &str) -> Result<KeyPress, DecodeError> {
     KeyPress::parse(id).map_err(|e| malformed(format!("key {id:?}: {e}")))
 }
 
-fn settings_to_wire(s: &Settings) -> SettingsV3 {
+pub(super) fn settings_to_wire(s: &Settings) -> SettingsV3 {
     let b = &s.behaviour;
     let k = &s.keymaps;
     SettingsV3 {

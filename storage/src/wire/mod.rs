@@ -19,6 +19,7 @@
 //! ```
 
 mod convert;
+mod opening;
 pub mod v1;
 pub mod v2;
 pub mod v3;
@@ -66,6 +67,15 @@ struct Version {
 
 /// Encodes one event in the current version.
 pub fn encode(event: &Event) -> Result<Vec<u8>, EncodeError> {
+    if let Event::FlowOpened { form, settings, origin, size, notices } = event {
+        let opened = opening::Opened { form, settings, origin, size: *size, notices };
+        return serde_json::to_vec(&opened).map_err(EncodeError);
+    }
+    encode_through_dtos(event)
+}
+
+/// Any event through its frozen DTO (the opening event's bytes are held equal to this).
+fn encode_through_dtos(event: &Event) -> Result<Vec<u8>, EncodeError> {
     serde_json::to_vec(&Tagged { event: &convert::to_wire(event), v: EVENT_VERSION }).map_err(EncodeError)
 }
 

@@ -63,7 +63,7 @@ pub fn run_answer(args: &AnswerArgs) -> anyhow::Result<Status> {
         return Ok(Status::Done);
     }
     let origin = Origin { source: FormSource::AnswerExtraction, command: "answer".to_owned() };
-    let new_payload = (!args.again).then(|| (new_flow_id(), raw));
+    let new_payload = (!args.again).then(|| (new_flow_id(), ask_storage::raw_params(&raw)));
     open_form(&store, &args.flow, form, origin, new_payload, Report::CommandText)
 }
 
@@ -109,5 +109,9 @@ fn newest_extracted(args: &AnswerArgs, store: &Store) -> anyhow::Result<Option<s
             .map(|f| f.params));
     }
     let payloads = store.payloads(&args.flow.session)?;
-    Ok(payloads.into_iter().rev().find(|p| p.source == FormSource::AnswerExtraction).map(|p| p.params))
+    Ok(payloads
+        .into_iter()
+        .rev()
+        .find(|p| p.source == FormSource::AnswerExtraction)
+        .map(|p| p.params_value()))
 }

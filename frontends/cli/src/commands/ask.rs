@@ -6,34 +6,38 @@ use anyhow::Context;
 use ask_engine::{Event, FlowState, Origin, fallback_result, id_conflict_result, invalid_result};
 use ask_schema::{Form, FormSource, Issue};
 use ask_storage::{Store, StoreError};
+use serde_json::value::RawValue;
 
 use crate::cli::AskArgs;
 use crate::exit::Status;
 use crate::runtime::{Report, finish, new_flow_id, open_form, print_result, resume_flow, run};
 
+/// A valid payload: its normalized form, and its JSON text to store.
+pub type Loaded = (Form, Box<RawValue>);
+
 /// Reads and validates the payload; `Err(issues)` for anything that is not a valid form.
-pub fn load_form(file: Option<&Path>) -> anyhow::Result<(serde_json::Value, Result<Form, Vec<Issue>>)> {
+pub fn load_form(file: Option<&Path>) -> anyhow::Result<Result<Loaded, Vec<Issue>>> {
     let path = file.map_or_else(|| PathBuf::from("-"), Path::to_path_buf);
     let bytes =
         crate::input::read_bytes(&path).with_context(|| format!("cannot read payload {}", path.display()))?;
     let Ok(text) = String::from_utf8(bytes) else {
         let issue = Issue { path: String::new(), message: "payload is not valid UTF-8".to_owned() };
-        return Ok((serde_json::Value::Null, Err(vec![issue])));
+        return Ok(Err(vec![issue]));
     };
-    // Parsed once: a payload of a million options is 100 MB of JSON.
-    match ask_schema::parse_json(&text) {
-        Ok(raw) => {
-            let form = ask_schema::validate(&raw, FormSource::Tool);
-            Ok((raw, form))
-        }
-        Err(issues) => Ok((serde_json::Value::Null, Err(issues))),
-    }
+    // A payload of a million options is 90 MB of JSON: a valid one is read straight into the form
+    // (no JSON tree) and stored as the text it came as.
+    let form = match ask_schema::validate_text(&text, FormSource::Tool) {
+        Ok(form) => form,
+        Err(issues) => return Ok(Err(issues)),
+    };
+    // Valid JSON, as it validated; the check is a fast scan.
+    let raw = RawValue::from_string(text).context("payload JSON")?;
+    Ok(Ok((form, raw)))
 }
 
 pub fn run_ask(args: &AskArgs) -> anyhow::Result<Status> {
-    let (raw, form) = load_form(args.file.as_deref())?;
-    let form = match form {
-        Ok(form) => form,
+    let (form, raw) = match load_form(args.file.as_deref())? {
+        Ok(loaded) => loaded,
         Err(issues) => {
             tracing::info!(issues = issues.len(), "invalid payload");
             print_result(&invalid_result(issues))?;
@@ -98,8 +102,8 @@ fn elsewhere(store: &Store, id: &str, pid: u32, args: &AskArgs) -> anyhow::Resul
 
 /// `ask-user validate`: the tool's own validation, nothing stored, no UI.
 pub fn run_validate(file: Option<&Path>) -> anyhow::Result<Status> {
-    match load_form(file)?.1 {
-        Ok(form) => {
+    match load_form(file)? {
+        Ok((form, _)) => {
             outln!("{}", crate::runtime::inert_json(&serde_json::to_string(&form)?));
             Ok(Status::Done)
         }

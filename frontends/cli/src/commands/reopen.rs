@@ -63,7 +63,7 @@ fn newest_form(args: &ReplayArgs, store: &Store, source: FormSource) -> anyhow::
             .into_iter()
             .rev()
             .find(|p| p.source == source)
-            .map(|p| p.params),
+            .map(|p| p.params_value()),
     };
     let Some(raw) = raw else { return Ok(None) };
     match validate(&raw, source) {

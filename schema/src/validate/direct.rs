@@ -1,0 +1,219 @@
+//! The fast path of validation (issue 15.2): payload text parsed straight into the normalized
+//! form, with no JSON tree in between.
+//!
+//! A payload of a million options is 90 MB of JSON; building a `serde_json::Value` for it (an
+//! allocation per string and per object, a hash map per option) and then walking it costs more
+//! than everything else before the first frame. Here each string is read once, trimmed, and
+//! owned by the form.
+//!
+//! This path only ever says yes. At the first thing it does not accept exactly as
+//! [`super::validate`] would — an issue, a type it does not expect, a duplicate key, another
+//! tool's shape — it gives up, and the caller runs the tree validator, which finds every issue
+//! with its path. So it needs no messages, and its one duty is never to accept a payload the tree
+//! validator refuses, nor to accept one differently (a property test in
+//! `schema/tests/direct_parse.rs` holds it to that).
+
+use std::collections::HashSet;
+use std::fmt;
+use std::marker::PhantomData;
+
+use serde::Deserialize;
+use serde::de::value::MapAccessDeserializer;
+use serde::de::{self, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
+
+use crate::input::{Form, FormSource, OptionItem, Question, QuestionType};
+
+/// The normalized form of `text`, or `None` when the tree validator must decide.
+pub fn form(text: &str, source: FormSource) -> Option<Form> {
+    let Object(raw) = serde_json::from_str::<Object<RawForm>>(text).ok()?;
+    let title = optional(raw.title)?;
+    let questions = raw.questions.filter(|q| !q.is_empty())?;
+    let mut ids = HashSet::with_capacity_and_hasher(questions.len(), foldhash::fast::RandomState::default());
+    let mut out = Vec::with_capacity(questions.len());
+    for (i, Object(q)) in questions.into_iter().enumerate() {
+        let question = question(q, i + 1, source)?;
+        if !ids.insert(question.id.clone()) {
+            return None;
+        }
+        out.push(question);
+    }
+    Some(Form { title, questions: out })
+}
+
+fn question(q: RawQuestion, n: usize, source: FormSource) -> Option<Question> {
+    // Another tool's field (its shape is rewritten, or its near miss explained, by the tree path).
+    if q.multi_select.0 || q.multi_select_snake.0 || q.question.0 || q.header.0 || q.choices.0 {
+        return None;
+    }
+    let kind = match q.kind.as_ref().map(|t| t.0.as_str()) {
+        None => QuestionType::Single,
+        Some("single") => QuestionType::Single,
+        Some("multi") => QuestionType::Multi,
+        Some("preview") => QuestionType::Preview,
+        Some(_) => return None,
+    };
+    let Options(options) = q.options.filter(|o| !o.0.is_empty())?;
+    let alone = options.len() == 1;
+    for o in &options {
+        let marker_ok = !o.freeform || (source == FormSource::AnswerExtraction && alone);
+        if !marker_ok || (kind == QuestionType::Preview && o.preview.is_none()) {
+            return None;
+        }
+    }
+    let mut values = HashSet::with_capacity_and_hasher(options.len(), foldhash::fast::RandomState::default());
+    if !options.iter().all(|o| values.insert(o.value.as_str())) {
+        return None;
+    }
+    Some(Question {
+        id: required(q.id)?,
+        label: match optional(q.label)? {
+            Some(label) => label,
+            None => format!("Q{n}"),
+        },
+        prompt: required(q.prompt)?,
+        kind,
+        required: q.required.unwrap_or(false),
+        options,
+    })
+}
+
+/// A required text: present (not null) and not blank.
+fn required(text: Option<Trimmed>) -> Option<String> {
+    text.map(|t| t.0).filter(|t| !t.is_empty())
+}
+
+/// An optional text: `Some(None)` when absent or null, `None` (give up) when blank.
+fn optional(text: Option<Trimmed>) -> Option<Option<String>> {
+    match text {
+        None => Some(None),
+        Some(Trimmed(t)) if t.is_empty() => None,
+        Some(Trimmed(t)) => Some(Some(t)),
+    }
+}
+
+#[derive(Deserialize)]
+struct RawForm {
+    title: Option<Trimmed>,
+    questions: Option<Vec<Object<RawQuestion>>>,
+}
+
+#[derive(Deserialize)]
+struct RawQuestion {
+    id: Option<Trimmed>,
+    label: Option<Trimmed>,
+    prompt: Option<Trimmed>,
+    #[serde(rename = "type")]
+    kind: Option<Trimmed>,
+    required: Option<bool>,
+    options: Option<Options>,
+    #[serde(default, rename = "multiSelect")]
+    multi_select: Present,
+    #[serde(default, rename = "multi_select")]
+    multi_select_snake: Present,
+    #[serde(default)]
+    question: Present,
+    #[serde(default)]
+    header: Present,
+    #[serde(default)]
+    choices: Present,
+}
+
+#[derive(Deserialize)]
+struct RawOption {
+    value: Option<Trimmed>,
+    label: Option<Trimmed>,
+    description: Option<Trimmed>,
+    preview: Option<Trimmed>,
+    /// `null` is an issue here (the marker must be a boolean), not an absent field.
+    #[serde(default, deserialize_with = "some_bool")]
+    freeform: Option<bool>,
+}
+
+/// A question's options, each checked as it is read (what can be checked without the question's
+/// type and source), so the list is built once, in its final shape.
+struct Options(Vec<OptionItem>);
+
+impl<'de> Deserialize<'de> for Options {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = Options;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("an array of options")
+            }
+            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Options, A::Error> {
+                let mut out = Vec::with_capacity(seq.size_hint().unwrap_or(0));
+                while let Some(Object(o)) = seq.next_element::<Object<RawOption>>()? {
+                    // The error only stops the parse: the tree validator says what is wrong.
+                    out.push(option(o).ok_or_else(|| de::Error::custom("not on the fast path"))?);
+                }
+                Ok(Options(out))
+            }
+        }
+        d.deserialize_seq(V)
+    }
+}
+
+fn option(o: RawOption) -> Option<OptionItem> {
+    let preview = optional(o.preview)?;
+    Some(OptionItem {
+        value: required(o.value)?,
+        label: required(o.label)?,
+        description: optional(o.description)?,
+        preview,
+        freeform: o.freeform == Some(true),
+    })
+}
+
+fn some_bool<'de, D: Deserializer<'de>>(d: D) -> Result<Option<bool>, D::Error> {
+    bool::deserialize(d).map(Some)
+}
+
+/// A JSON string, trimmed and owned: the one allocation the form keeps.
+struct Trimmed(String);
+
+impl<'de> Deserialize<'de> for Trimmed {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl Visitor<'_> for V {
+            type Value = Trimmed;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("a string")
+            }
+            fn visit_str<E: de::Error>(self, s: &str) -> Result<Trimmed, E> {
+                Ok(Trimmed(s.trim().to_owned()))
+            }
+        }
+        d.deserialize_str(V)
+    }
+}
+
+/// Whether a field is there at all, whatever its value (`null` included).
+#[derive(Default)]
+struct Present(bool);
+
+impl<'de> Deserialize<'de> for Present {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        IgnoredAny::deserialize(d).map(|_| Present(true))
+    }
+}
+
+/// A struct read from a JSON object only: a derived `Deserialize` also takes an array of the
+/// fields in order, which the tree validator refuses ("must be an object").
+struct Object<T>(T);
+
+impl<'de, T: Deserialize<'de>> Deserialize<'de> for Object<T> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V<T>(PhantomData<T>);
+        impl<'de, T: Deserialize<'de>> Visitor<'de> for V<T> {
+            type Value = Object<T>;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("an object")
+            }
+            fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<Object<T>, A::Error> {
+                T::deserialize(MapAccessDeserializer::new(map)).map(Object)
+            }
+        }
+        d.deserialize_map(V(PhantomData))
+    }
+}

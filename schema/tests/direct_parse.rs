@@ -1,0 +1,296 @@
+//! The fast path (payload text straight into the form, issue 15.2) against the tree validator:
+//! whatever it accepts, the tree validator accepts as the same form; every valid payload in our
+//! shape takes it; and `validate_text` answers exactly as parsing then validating does.
+#![allow(clippy::unwrap_used, clippy::expect_used)] // tests fail loudly by design
+
+use ask_schema::{Form, FormSource, Issue, direct_form, parse_json, validate, validate_text};
+use proptest::prelude::*;
+use rstest::rstest;
+use serde_json::{Map, Value, json};
+
+fn tree(text: &str, source: FormSource) -> Result<Form, Vec<Issue>> {
+    parse_json(text).and_then(|raw| validate(&raw, source))
+}
+
+/// The one property: the fast path never accepts what the tree refuses, nor differently.
+fn agrees(text: &str) {
+    for source in [FormSource::Tool, FormSource::AnswerExtraction] {
+        let expected = tree(text, source);
+        if let Some(fast) = direct_form(text, source) {
+            assert_eq!(Ok(&fast), expected.as_ref(), "fast path accepted differently: {text}");
+        }
+        assert_eq!(validate_text(text, source), expected, "validate_text differs: {text}");
+    }
+}
+
+fn example(name: &str) -> String {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    std::fs::read_to_string(dir.join(name)).unwrap()
+}
+
+#[rstest]
+#[case::multi_targets("examples/multi-targets.json")]
+#[case::preview_layout("examples/preview-layout.json")]
+#[case::project_setup("examples/project-setup.json")]
+#[case::single_database("examples/single-database.json")]
+fn every_example_takes_the_fast_path_to_the_same_form(#[case] file: &str) {
+    let text = example(file);
+    let fast = direct_form(&text, FormSource::Tool).expect("a valid payload in our shape is read directly");
+    assert_eq!(Ok(fast), tree(&text, FormSource::Tool));
+}
+
+/// Texts the fast path must hand to the tree validator (each is refused, or accepted only after
+/// a rewrite the fast path does not do), checked one by one.
+#[rstest]
+#[case::option_as_array(r#"{"questions":[{"id":"a","prompt":"P","options":[["v","l"]]}]}"#)]
+#[case::question_as_array(r#"{"questions":[["a","Q1","P"]]}"#)]
+#[case::payload_as_array(r#"[null,[]]"#)]
+#[case::duplicate_key_last_wins(
+    r#"{"questions":[{"id":"a","prompt":"P","options":[{"value":"x","label":"L","label":"M"}]}]}"#
+)]
+#[case::duplicate_question_key(
+    r#"{"questions":[{"id":"a","id":"b","prompt":"P","options":[{"value":"x","label":"L"}]}]}"#
+)]
+#[case::null_freeform(
+    r#"{"questions":[{"id":"a","prompt":"P","options":[{"value":"x","label":"L","freeform":null}]}]}"#
+)]
+#[case::null_options(r#"{"questions":[{"id":"a","prompt":"P","options":null}]}"#)]
+#[case::foreign_shape(r#"{"questions":[{"question":"Which?","header":"DB","options":[{"label":"pg"}]}]}"#)]
+#[case::near_miss_null(
+    r#"{"questions":[{"id":"a","prompt":"P","choices":null,"options":[{"value":"x","label":"L"}]}]}"#
+)]
+#[case::trailing_text(r#"{"questions":[{"id":"a","prompt":"P","options":[{"value":"x","label":"L"}]}]} x"#)]
+#[case::duplicate_values_after_trim(r#"{"questions":[{"id":"a","prompt":"P","options":[{"value":"x","label":"L"},{"value":" x","label":"M"}]}]}"#)]
+#[case::blank_preview_on_single(
+    r#"{"questions":[{"id":"a","prompt":"P","options":[{"value":"x","label":"L","preview":" "}]}]}"#
+)]
+fn refused_or_rewritten_payloads_fall_back(#[case] text: &str) {
+    assert_eq!(direct_form(text, FormSource::Tool), None, "{text}");
+    agrees(text);
+}
+
+#[rstest]
+#[case::escaped_key(r#"{"questions":[{"id":"a","prompt":"P","options":[{"val\u0075e":"x","label":"L"}]}]}"#)]
+#[case::escaped_text(r#"{"questions":[{"id":"a\t","prompt":"Line\none \"q\"","options":[{"value":"\u00e9","label":" L\u00a0"}]}]}"#)]
+#[case::nulls_are_absent(r#"{"title":null,"questions":[{"id":"a","label":null,"type":null,"required":null,"prompt":"P","options":[{"value":"x","label":"L","description":null,"preview":null}]}]}"#)]
+#[case::unknown_fields_ignored(r#"{"x":[1,{"y":2}],"questions":[{"id":"a","prompt":"P","z":null,"options":[{"value":"x","label":"L","w":{}}]}]}"#)]
+fn valid_payloads_with_escapes_and_nulls_take_the_fast_path(#[case] text: &str) {
+    let fast = direct_form(text, FormSource::Tool).expect("read directly");
+    assert_eq!(Ok(fast), tree(text, FormSource::Tool));
+}
+
+#[test]
+fn freeform_marker_is_direct_only_alone_on_answer_forms() {
+    let alone =
+        r#"{"questions":[{"id":"a","prompt":"P","options":[{"value":"f","label":"Type","freeform":true}]}]}"#;
+    assert!(direct_form(alone, FormSource::Tool).is_none());
+    assert!(direct_form(alone, FormSource::AnswerExtraction).is_some_and(|f| f.questions[0].is_freeform()));
+    let beside = r#"{"questions":[{"id":"a","prompt":"P","options":[{"value":"f","label":"T","freeform":true},{"value":"g","label":"G"}]}]}"#;
+    assert!(direct_form(beside, FormSource::AnswerExtraction).is_none());
+    agrees(alone);
+    agrees(beside);
+}
+
+// ---- generated payloads ----
+
+/// A string field: mostly fine, sometimes blank, padded, escaped, or not a string at all.
+fn text(pool: &'static [&'static str]) -> impl Strategy<Value = Option<Value>> {
+    prop_oneof![
+        6 => prop::sample::select(pool).prop_map(|s| Some(json!(s))),
+        1 => prop::sample::select(pool).prop_map(|s| Some(json!(format!("  {s}\n")))),
+        1 => Just(Some(json!("line\n\"two\"\t\u{e9}"))),
+        1 => Just(Some(json!(" "))),
+        1 => Just(Some(Value::Null)),
+        1 => Just(None),
+        1 => Just(Some(json!(3))),
+    ]
+}
+
+fn put(obj: &mut Map<String, Value>, key: &str, value: Option<Value>) {
+    if let Some(value) = value {
+        obj.insert(key.to_owned(), value);
+    }
+}
+
+fn option() -> impl Strategy<Value = Value> {
+    let freeform = prop_oneof![
+        8 => Just(None),
+        1 => Just(Some(json!(true))),
+        1 => Just(Some(json!(false))),
+        1 => Just(Some(Value::Null)),
+        1 => Just(Some(json!("yes"))),
+    ];
+    let object = (text(&["a", "b", "c"]), text(&["Alpha", "Beta"]), text(&["d"]), text(&["p\nq"]), freeform)
+        .prop_map(|(value, label, description, preview, freeform)| {
+            let mut o = Map::new();
+            put(&mut o, "value", value);
+            put(&mut o, "label", label);
+            put(&mut o, "description", description);
+            put(&mut o, "preview", preview);
+            put(&mut o, "freeform", freeform);
+            Value::Object(o)
+        });
+    prop_oneof![8 => object, 1 => Just(json!("plain")), 1 => Just(json!(["a", "A"]))]
+}
+
+fn question() -> impl Strategy<Value = Value> {
+    let kind = prop_oneof![
+        3 => Just(None),
+        1 => Just(Some(json!("single"))),
+        1 => Just(Some(json!(" multi "))),
+        2 => Just(Some(json!("preview"))),
+        1 => Just(Some(json!("poll"))),
+        1 => Just(Some(Value::Null)),
+    ];
+    let required = prop_oneof![3 => Just(None), 1 => Just(Some(json!(true))), 1 => Just(Some(json!("no")))];
+    let foreign = prop_oneof![
+        8 => Just(None),
+        1 => Just(Some(("question", json!("Which?")))),
+        1 => Just(Some(("choices", Value::Null))),
+        1 => Just(Some(("multiSelect", json!(true)))),
+    ];
+    let options = prop_oneof![8 => prop::collection::vec(option(), 0..4).prop_map(|o| Some(json!(o))), 1 => Just(None), 1 => Just(Some(Value::Null))];
+    let object =
+        (text(&["q1", "q2"]), text(&["Scope"]), text(&["Which one?"]), kind, required, options, foreign)
+            .prop_map(|(id, label, prompt, kind, required, options, foreign)| {
+                let mut q = Map::new();
+                put(&mut q, "id", id);
+                put(&mut q, "label", label);
+                put(&mut q, "prompt", prompt);
+                put(&mut q, "type", kind);
+                put(&mut q, "required", required);
+                put(&mut q, "options", options);
+                if let Some((key, value)) = foreign {
+                    q.insert(key.to_owned(), value);
+                }
+                Value::Object(q)
+            });
+    prop_oneof![9 => object, 1 => Just(json!("q"))]
+}
+
+fn payload() -> impl Strategy<Value = String> {
+    let form = (text(&["Setup"]), prop::collection::vec(question(), 0..3), any::<bool>()).prop_map(
+        |(title, questions, pretty)| {
+            let mut p = Map::new();
+            put(&mut p, "title", title);
+            p.insert("questions".to_owned(), json!(questions));
+            let p = Value::Object(p);
+            if pretty { serde_json::to_string_pretty(&p).unwrap() } else { p.to_string() }
+        },
+    );
+    prop_oneof![9 => form, 1 => Just("[1]".to_owned()), 1 => Just("{\"questions\":".to_owned())]
+}
+
+/// Valid payloads in our shape only: distinct ids and values, every text present.
+fn valid_payload() -> impl Strategy<Value = String> {
+    valid_value().prop_map(|v| v.to_string())
+}
+
+/// One change to a valid payload, at a chosen question and option: the edge of validity, where
+/// a fast path that skips a check would accept what the tree refuses.
+fn nearly_valid_payload() -> impl Strategy<Value = String> {
+    let field = prop::sample::select(
+        &[
+            "id",
+            "label",
+            "prompt",
+            "type",
+            "required",
+            "options",
+            "value",
+            "description",
+            "preview",
+            "freeform",
+            "title",
+            "question",
+            "header",
+            "choices",
+            "multiSelect",
+            "multi_select",
+        ][..],
+    );
+    let to = prop::sample::select(vec![
+        json!(null),
+        json!(" "),
+        json!(""),
+        json!(3),
+        json!(true),
+        json!(false),
+        json!("multi"),
+        json!("preview"),
+        json!("v0"),
+        json!(" v1"),
+        json!("q0"),
+        json!([]),
+        json!({}),
+        json!(["x"]),
+    ]);
+    (valid_value(), field, to, any::<prop::sample::Index>(), any::<prop::sample::Index>(), any::<bool>())
+        .prop_map(|(mut v, field, to, qi, oi, remove)| {
+            let questions = v["questions"].as_array_mut().unwrap();
+            let q = qi.get_mut(questions);
+            let target = match field {
+                "title" => &mut v,
+                "value" | "description" | "preview" | "freeform" => {
+                    let options = q["options"].as_array_mut().unwrap();
+                    oi.get_mut(options)
+                }
+                _ => q,
+            };
+            let obj = target.as_object_mut().unwrap();
+            if remove {
+                obj.remove(field);
+            } else {
+                obj.insert(field.to_owned(), to);
+            }
+            v.to_string()
+        })
+}
+
+fn valid_value() -> impl Strategy<Value = Value> {
+    let kinds = prop::sample::select(&["single", "multi", "preview"][..]);
+    let question = (kinds, 1..6usize, any::<bool>()).prop_map(|(kind, n, with_description)| {
+        let options: Vec<Value> = (0..n)
+            .map(|j| {
+                let mut o = json!({"value": format!(" v{j} "), "label": format!("Option\t{j}\n"), "preview": format!("line 1\nline {j}")});
+                if with_description {
+                    o["description"] = json!("why \"this\"");
+                }
+                o
+            })
+            .collect();
+        json!({"prompt": "Pick?", "type": kind, "options": options})
+    });
+    prop::collection::vec(question, 1..4).prop_map(|questions| {
+        let questions: Vec<Value> = questions
+            .into_iter()
+            .enumerate()
+            .map(|(i, mut q)| {
+                q["id"] = json!(format!("q{i}"));
+                q
+            })
+            .collect();
+        json!({"title": "T", "questions": questions})
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 2000, ..ProptestConfig::default() })]
+
+    #[test]
+    fn the_fast_path_never_accepts_what_the_tree_refuses(text in payload()) {
+        agrees(&text);
+    }
+
+    #[test]
+    fn one_change_to_a_valid_payload_is_judged_as_the_tree_judges_it(text in nearly_valid_payload()) {
+        agrees(&text);
+    }
+
+    #[test]
+    fn every_valid_payload_in_our_shape_takes_the_fast_path(text in valid_payload()) {
+        let fast = direct_form(&text, FormSource::Tool);
+        prop_assert!(fast.is_some(), "fell back on a valid payload: {}", text);
+        prop_assert_eq!(Ok(fast.unwrap()), tree(&text, FormSource::Tool));
+    }
+}

@@ -1,0 +1,189 @@
+//! The opening event written without copying its form (issue 15.2).
+//!
+//! Encoding goes through the frozen DTOs, which own their strings: for a `FlowOpened` event that
+//! meant cloning every question and option of the form (300 000 strings for 100 000 options)
+//! only to serialize and drop them. This writes the same bytes from the form itself. The DTOs
+//! stay the one definition of the format; a test holds these bytes equal to theirs.
+
+use ask_engine::{Origin, Settings, Size};
+use ask_schema::{Form, OptionItem, Question};
+use serde::Serialize;
+use serde::ser::{SerializeMap, SerializeStruct, Serializer};
+
+use super::EVENT_VERSION;
+use super::convert::{settings_to_wire, size_to_wire, source_name};
+use super::v1::OriginV1;
+
+/// A `FlowOpened` event, field for field as `{"type":"FlowOpened",…,"v":3}` through
+/// [`super::v3::EventV3`].
+pub struct Opened<'a> {
+    pub form: &'a Form,
+    pub settings: &'a Settings,
+    pub origin: &'a Origin,
+    pub size: Size,
+    pub notices: &'a [String],
+}
+
+impl Serialize for Opened<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let mut map = s.serialize_map(None)?;
+        map.serialize_entry("type", "FlowOpened")?;
+        map.serialize_entry("form", &FormRef(self.form))?;
+        map.serialize_entry("settings", &settings_to_wire(self.settings))?;
+        let origin = OriginV1 {
+            source: source_name(self.origin.source).to_owned(),
+            command: self.origin.command.clone(),
+        };
+        map.serialize_entry("origin", &origin)?;
+        map.serialize_entry("size", &size_to_wire(self.size))?;
+        if !self.notices.is_empty() {
+            map.serialize_entry("notices", self.notices)?;
+        }
+        map.serialize_entry("v", &EVENT_VERSION)?;
+        map.end()
+    }
+}
+
+struct FormRef<'a>(&'a Form);
+
+impl Serialize for FormRef<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let form = self.0;
+        let mut st = s.serialize_struct("FormV1", 2)?;
+        if let Some(title) = &form.title {
+            st.serialize_field("title", title)?;
+        } else {
+            st.skip_field("title")?;
+        }
+        st.serialize_field("questions", &Seq(&form.questions, QuestionRef))?;
+        st.end()
+    }
+}
+
+/// A slice serialized element by element through a borrowing view.
+struct Seq<'a, T, V>(&'a [T], fn(&'a T) -> V);
+
+impl<'a, T, V: Serialize> Serialize for Seq<'a, T, V> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_seq(self.0.iter().map(self.1))
+    }
+}
+
+struct QuestionRef<'a>(&'a Question);
+
+impl Serialize for QuestionRef<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let q = self.0;
+        let mut st = s.serialize_struct("QuestionV1", 6)?;
+        st.serialize_field("id", &q.id)?;
+        st.serialize_field("label", &q.label)?;
+        st.serialize_field("prompt", &q.prompt)?;
+        st.serialize_field("type", q.kind.as_str())?;
+        st.serialize_field("required", &q.required)?;
+        st.serialize_field("options", &Seq(&q.options, OptionRef))?;
+        st.end()
+    }
+}
+
+struct OptionRef<'a>(&'a OptionItem);
+
+impl Serialize for OptionRef<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let o = self.0;
+        let mut st = s.serialize_struct("OptionV1", 5)?;
+        st.serialize_field("value", &o.value)?;
+        st.serialize_field("label", &o.label)?;
+        for (name, text) in [("description", &o.description), ("preview", &o.preview)] {
+            match text {
+                Some(text) => st.serialize_field(name, text)?,
+                None => st.skip_field(name)?,
+            }
+        }
+        if o.freeform {
+            st.serialize_field("freeform", &true)?;
+        } else {
+            st.skip_field("freeform")?;
+        }
+        st.end()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used, clippy::expect_used)] // tests fail loudly by design
+
+    use std::sync::Arc;
+
+    use ask_engine::{Event, Origin, Settings, Size};
+    use ask_schema::{Form, FormSource, OptionItem, Question, QuestionType};
+    use proptest::prelude::*;
+    use rstest::rstest;
+
+    use super::super::{decode, encode, encode_through_dtos};
+
+    fn option(value: &str, description: Option<&str>, preview: Option<&str>, freeform: bool) -> OptionItem {
+        OptionItem {
+            value: value.to_owned(),
+            label: format!("{value} \"label\"\n\u{e9}"),
+            description: description.map(str::to_owned),
+            preview: preview.map(str::to_owned),
+            freeform,
+        }
+    }
+
+    fn opened(
+        title: Option<&str>,
+        kind: QuestionType,
+        options: Vec<OptionItem>,
+        notices: Vec<String>,
+    ) -> Event {
+        let question = Question {
+            id: "q\t1".to_owned(),
+            label: "Q1".to_owned(),
+            prompt: "Which one?\n\u{1f600}".to_owned(),
+            kind,
+            required: true,
+            options,
+        };
+        let form = Form {
+            title: title.map(str::to_owned),
+            questions: vec![question.clone(), Question { required: false, id: "q2".into(), ..question }],
+        };
+        Event::FlowOpened {
+            form: Arc::new(form),
+            settings: Box::new(Settings::default()),
+            origin: Origin { source: FormSource::AnswerExtraction, command: "answer".to_owned() },
+            size: Size { width: 80, height: 24 },
+            notices,
+        }
+    }
+
+    #[rstest]
+    #[case::plain(opened(None, QuestionType::Single, vec![option("a", None, None, false)], vec![]))]
+    #[case::title_and_notices(opened(Some("Set\u{0}up"), QuestionType::Multi, vec![option("a", None, None, false)], vec!["config: bad key".into()]))]
+    #[case::description_and_preview(opened(None, QuestionType::Preview, vec![option("a", Some("why"), Some("fn main() {}\n"), false), option("b", None, Some("x"), false)], vec![]))]
+    #[case::freeform_marker(opened(None, QuestionType::Single, vec![option("free", None, None, true)], vec![]))]
+    fn the_opening_event_is_written_byte_for_byte_as_its_frozen_dto_writes_it(#[case] event: Event) {
+        let bytes = encode(&event).unwrap();
+        assert_eq!(
+            String::from_utf8(bytes.clone()).unwrap(),
+            String::from_utf8(encode_through_dtos(&event).unwrap()).unwrap()
+        );
+        assert_eq!(decode(&bytes).unwrap(), event);
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 256, ..ProptestConfig::default() })]
+
+        #[test]
+        fn any_opening_event_encodes_as_its_dto_does(
+            title in proptest::option::of(".{0,8}"),
+            texts in proptest::collection::vec((".{1,6}", proptest::option::of(".{0,6}"), proptest::option::of("(.|\n){0,12}"), any::<bool>()), 1..5),
+            notices in proptest::collection::vec(".{0,10}", 0..3),
+        ) {
+            let options = texts.iter().map(|(v, d, p, f)| option(v, d.as_deref(), p.as_deref(), *f)).collect();
+            let event = opened(title.as_deref(), QuestionType::Single, options, notices);
+            prop_assert_eq!(encode(&event).unwrap(), encode_through_dtos(&event).unwrap());
+        }
+    }
+}

@@ -1,0 +1,100 @@
+//! Start-up at scale (issue 15.2): one question of 10 000, 100 000 and 1 000 000 options (value,
+//! label, description), run headless to the first frame — `ask --script` of one key with
+//! `--frame-out`, a fresh store on disk each run — so the time is reading, validating, the one
+//! opening commit, the first frame and exit. Reports the wall time (median, min, max) and the
+//! peak RSS (`VmHWM`, sampled every millisecond while the process runs).
+//!
+//! Run: `cargo bench -p ask-tests --bench startup_scale`. Side by side with another build:
+//! `ASK_BENCH_BIN=/path/to/old/ask-user cargo bench -p ask-tests --bench startup_scale`.
+#![allow(clippy::unwrap_used, clippy::expect_used)] // a benchmark fails loudly
+
+use std::path::Path;
+use std::process::{Command, Stdio};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::{Duration, Instant};
+
+mod common;
+
+fn payload(n: usize) -> String {
+    let options: Vec<serde_json::Value> = (0..n)
+        .map(|i| {
+            serde_json::json!({"value": format!("v{i}"), "label": format!("Option number {i}"), "description": "a short description"})
+        })
+        .collect();
+    serde_json::json!({"questions": [{"id": "a", "prompt": "Pick one", "options": options}]}).to_string()
+}
+
+/// The peak resident set of `pid` in kB, as far as it has been seen.
+fn watch_peak(pid: u32, peak: Arc<AtomicU64>) {
+    std::thread::spawn(move || {
+        while let Ok(status) = std::fs::read_to_string(format!("/proc/{pid}/status")) {
+            let hwm = status
+                .lines()
+                .find_map(|l| l.strip_prefix("VmHWM:"))
+                .and_then(|v| v.trim().trim_end_matches("kB").trim().parse::<u64>().ok());
+            match hwm {
+                Some(kb) => {
+                    peak.fetch_max(kb, Ordering::Relaxed);
+                }
+                None => return, // a zombie has no memory left to report
+            }
+            std::thread::sleep(Duration::from_millis(1));
+        }
+    });
+}
+
+fn run(bin: &Path, dir: &Path, file: &Path) -> (Duration, u64) {
+    let store = dir.join("s.redb");
+    let _ = std::fs::remove_file(&store);
+    let peak = Arc::new(AtomicU64::new(0));
+    let start = Instant::now();
+    let mut child = Command::new(bin)
+        .args(["ask", "--store"])
+        .arg(&store)
+        .arg("--script")
+        .arg(dir.join("keys.txt"))
+        .arg("--frame-out")
+        .arg(dir.join("frame.txt"))
+        .arg(file)
+        .env("ASK_USER_CONFIG", dir.join("c.json"))
+        .env("ASK_LOG_DIR", dir.join("logs"))
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    watch_peak(child.id(), peak.clone());
+    child.wait().unwrap();
+    let took = start.elapsed();
+    let frame = std::fs::read_to_string(dir.join("frame.txt")).unwrap();
+    assert!(frame.contains("Option number 0"), "the first frame shows the form:\n{frame}");
+    (took, peak.load(Ordering::Relaxed))
+}
+
+fn main() {
+    let (_, bin) = common::release_binary();
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("keys.txt"), "down\n").unwrap();
+    for (n, runs) in [(10_000, 15), (100_000, 9), (1_000_000, 5)] {
+        let text = payload(n);
+        let file = dir.path().join(format!("p{n}.json"));
+        std::fs::write(&file, &text).unwrap();
+        let mut times = Vec::new();
+        let mut peak = 0;
+        for _ in 0..runs {
+            let (took, kb) = run(&bin, dir.path(), &file);
+            times.push(took);
+            peak = peak.max(kb);
+        }
+        times.sort();
+        let ms = |d: Duration| d.as_secs_f64() * 1e3;
+        println!(
+            "{n:>9} options ({:>5.1} MB): to first frame median {:>7.1} ms, min {:>7.1}, max {:>7.1} ({runs} runs); peak RSS {} MB",
+            text.len() as f64 / 1e6,
+            ms(times[runs / 2]),
+            ms(times[0]),
+            ms(times[runs - 1]),
+            peak / 1024,
+        );
+    }
+}
