@@ -26,6 +26,16 @@ impl QuestionType {
         }
     }
 
+    /// The kind a wire name (`single`, `multi`, `preview`) names, if any.
+    pub fn from_name(name: &str) -> Option<QuestionType> {
+        match name {
+            "single" => Some(QuestionType::Single),
+            "multi" => Some(QuestionType::Multi),
+            "preview" => Some(QuestionType::Preview),
+            _ => None,
+        }
+    }
+
     /// Multi-select questions toggle; the other two kinds select one option.
     pub fn is_multi(self) -> bool {
         matches!(self, QuestionType::Multi)

@@ -227,28 +227,18 @@ impl Validator {
     }
 
     fn question_type(&mut self, obj: &Map<String, Value>, base: &str, n: usize) -> Option<QuestionType> {
-        match obj.get("type") {
+        let kind = match obj.get("type") {
             None | Some(Value::Null) => Some(QuestionType::Single),
-            Some(Value::String(s)) => match s.trim() {
-                "single" => Some(QuestionType::Single),
-                "multi" => Some(QuestionType::Multi),
-                "preview" => Some(QuestionType::Preview),
-                _ => {
-                    self.issue(
-                        format!("{base}.type"),
-                        format!("Question {n}: type must be \"single\", \"multi\" or \"preview\""),
-                    );
-                    None
-                }
-            },
-            Some(_) => {
-                self.issue(
-                    format!("{base}.type"),
-                    format!("Question {n}: type must be \"single\", \"multi\" or \"preview\""),
-                );
-                None
-            }
+            Some(Value::String(s)) => QuestionType::from_name(s.trim()),
+            Some(_) => None,
+        };
+        if kind.is_none() {
+            self.issue(
+                format!("{base}.type"),
+                format!("Question {n}: type must be \"single\", \"multi\" or \"preview\""),
+            );
         }
+        kind
     }
 }
 

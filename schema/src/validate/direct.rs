@@ -28,16 +28,18 @@ pub fn form(text: &str, source: FormSource) -> Option<Form> {
     let Object(raw) = serde_json::from_str::<Object<RawForm>>(text).ok()?;
     let title = optional(raw.title)?;
     let questions = raw.questions.filter(|q| !q.is_empty())?;
-    let mut ids = HashSet::with_capacity_and_hasher(questions.len(), foldhash::fast::RandomState::default());
-    let mut out = Vec::with_capacity(questions.len());
-    for (i, Object(q)) in questions.into_iter().enumerate() {
-        let question = question(q, i + 1, source)?;
-        if !ids.insert(question.id.clone()) {
-            return None;
-        }
-        out.push(question);
-    }
-    Some(Form { title, questions: out })
+    let questions: Vec<Question> = questions
+        .into_iter()
+        .enumerate()
+        .map(|(i, Object(q))| question(q, i + 1, source))
+        .collect::<Option<_>>()?;
+    distinct(questions.iter().map(|q| q.id.as_str())).then_some(Form { title, questions })
+}
+
+/// Whether no text repeats (ids and option values are compared trimmed, as they are stored).
+fn distinct<'a>(texts: impl ExactSizeIterator<Item = &'a str>) -> bool {
+    let mut seen = HashSet::with_capacity_and_hasher(texts.len(), foldhash::fast::RandomState::default());
+    texts.into_iter().all(|t| seen.insert(t))
 }
 
 fn question(q: RawQuestion, n: usize, source: FormSource) -> Option<Question> {
@@ -45,12 +47,9 @@ fn question(q: RawQuestion, n: usize, source: FormSource) -> Option<Question> {
     if q.multi_select.0 || q.multi_select_snake.0 || q.question.0 || q.header.0 || q.choices.0 {
         return None;
     }
-    let kind = match q.kind.as_ref().map(|t| t.0.as_str()) {
+    let kind = match q.kind {
         None => QuestionType::Single,
-        Some("single") => QuestionType::Single,
-        Some("multi") => QuestionType::Multi,
-        Some("preview") => QuestionType::Preview,
-        Some(_) => return None,
+        Some(Trimmed(name)) => QuestionType::from_name(&name)?,
     };
     let Options(options) = q.options.filter(|o| !o.0.is_empty())?;
     let alone = options.len() == 1;
@@ -60,8 +59,7 @@ fn question(q: RawQuestion, n: usize, source: FormSource) -> Option<Question> {
             return None;
         }
     }
-    let mut values = HashSet::with_capacity_and_hasher(options.len(), foldhash::fast::RandomState::default());
-    if !options.iter().all(|o| values.insert(o.value.as_str())) {
+    if !distinct(options.iter().map(|o| o.value.as_str())) {
         return None;
     }
     Some(Question {
@@ -215,5 +213,30 @@ impl<'de, T: Deserialize<'de>> Deserialize<'de> for Object<T> {
             }
         }
         d.deserialize_map(V(PhantomData))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::form;
+    use crate::input::FormSource;
+
+    /// The fast path names the near-miss fields one by one (serde ignores unknown fields); this
+    /// keeps it in step with the list the tree validator explains, so a field added there is
+    /// never accepted here.
+    #[test]
+    fn every_near_miss_field_sends_the_payload_to_the_tree_validator() {
+        let with = |extra: &str| {
+            format!(
+                r#"{{"questions":[{{"id":"a","prompt":"P",{extra}"options":[{{"value":"x","label":"L"}}]}}]}}"#
+            )
+        };
+        assert!(form(&with(""), FormSource::Tool).is_some());
+        for (field, _) in super::super::dialect::NEAR_MISSES {
+            for value in ["null", "true", "\"x\""] {
+                let text = with(&format!(r#""{field}":{value},"#));
+                assert!(form(&text, FormSource::Tool).is_none(), "{text}");
+            }
+        }
     }
 }

@@ -14,10 +14,7 @@ pub fn to_wire(event: &Event) -> EventV3 {
         Event::FlowOpened { form, settings, origin, size, notices } => EventV3::FlowOpened {
             form: form_to_wire(form),
             settings: settings_to_wire(settings),
-            origin: OriginV1 {
-                source: source_name(origin.source).to_owned(),
-                command: origin.command.clone(),
-            },
+            origin: origin_to_wire(origin),
             size: size_to_wire(*size),
             notices: notices.clone(),
         },
@@ -66,7 +63,11 @@ fn malformed(what: impl std::fmt::Display) -> DecodeError {
     DecodeError::Malformed(what.to_string())
 }
 
-pub(super) fn source_name(source: FormSource) -> &'static str {
+pub(super) fn origin_to_wire(origin: &Origin) -> OriginV1 {
+    OriginV1 { source: source_name(origin.source).to_owned(), command: origin.command.clone() }
+}
+
+fn source_name(source: FormSource) -> &'static str {
     match source {
         FormSource::Tool => "tool",
         FormSource::AnswerExtraction => "answer-extraction",
@@ -176,11 +177,8 @@ fn form_to_wire(form: &Form) -> FormV1 {
 fn form_from_wire(form: FormV1) -> Result<Form, DecodeError> {
     let mut questions = Vec::with_capacity(form.questions.len());
     for q in form.questions {
-        let kind = match q.kind.as_str() {
-            "single" => QuestionType::Single,
-            "multi" => QuestionType::Multi,
-            "preview" => QuestionType::Preview,
-            other => return Err(malformed(format!("question {:?}: unknown type {other:?}", q.id))),
+        let Some(kind) = QuestionType::from_name(&q.kind) else {
+            return Err(malformed(format!("question {:?}: unknown type {:?}", q.id, q.kind)));
         };
         let options = q
             .options

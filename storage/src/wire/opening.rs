@@ -11,8 +11,7 @@ use serde::Serialize;
 use serde::ser::{SerializeMap, SerializeStruct, Serializer};
 
 use super::EVENT_VERSION;
-use super::convert::{settings_to_wire, size_to_wire, source_name};
-use super::v1::OriginV1;
+use super::convert::{origin_to_wire, settings_to_wire, size_to_wire};
 
 /// A `FlowOpened` event, field for field as `{"type":"FlowOpened",…,"v":3}` through
 /// [`super::v3::EventV3`].
@@ -30,11 +29,7 @@ impl Serialize for Opened<'_> {
         map.serialize_entry("type", "FlowOpened")?;
         map.serialize_entry("form", &FormRef(self.form))?;
         map.serialize_entry("settings", &settings_to_wire(self.settings))?;
-        let origin = OriginV1 {
-            source: source_name(self.origin.source).to_owned(),
-            command: self.origin.command.clone(),
-        };
-        map.serialize_entry("origin", &origin)?;
+        map.serialize_entry("origin", &origin_to_wire(self.origin))?;
         map.serialize_entry("size", &size_to_wire(self.size))?;
         if !self.notices.is_empty() {
             map.serialize_entry("notices", self.notices)?;
@@ -50,10 +45,9 @@ impl Serialize for FormRef<'_> {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         let form = self.0;
         let mut st = s.serialize_struct("FormV1", 2)?;
+        // Absent fields are left out, as the DTOs' `skip_serializing_if` does.
         if let Some(title) = &form.title {
             st.serialize_field("title", title)?;
-        } else {
-            st.skip_field("title")?;
         }
         st.serialize_field("questions", &Seq(&form.questions, QuestionRef))?;
         st.end()
@@ -94,15 +88,12 @@ impl Serialize for OptionRef<'_> {
         st.serialize_field("value", &o.value)?;
         st.serialize_field("label", &o.label)?;
         for (name, text) in [("description", &o.description), ("preview", &o.preview)] {
-            match text {
-                Some(text) => st.serialize_field(name, text)?,
-                None => st.skip_field(name)?,
+            if let Some(text) = text {
+                st.serialize_field(name, text)?;
             }
         }
         if o.freeform {
             st.serialize_field("freeform", &true)?;
-        } else {
-            st.skip_field("freeform")?;
         }
         st.end()
     }

@@ -4,7 +4,7 @@ use std::path::Path;
 
 use anyhow::{Context, bail};
 use ask_engine::{FlowState, Origin};
-use ask_schema::{Form, FormSource, validate_text};
+use ask_schema::{Form, FormSource, validate, validate_text};
 use ask_storage::{Store, StoreError, pi_session};
 
 use crate::cli::{AttachArgs, PiArgs, ReplayArgs, ResumeArgs, SettingsArgs};
@@ -56,19 +56,19 @@ fn newest_unfinished(store: &Store) -> anyhow::Result<Option<String>> {
 /// The newest stored tool form: `Ok(None)` when there is none; an error naming the problem
 /// when the newest one no longer validates.
 fn newest_form(args: &ReplayArgs, store: &Store, source: FormSource) -> anyhow::Result<Option<Form>> {
-    // The payload's JSON text: a stored one is validated as text, so a valid one takes the fast
-    // path straight into the form.
-    let text: Option<Box<str>> = match &args.pi.pi_session {
-        Some(file) => newest_pi_form(file, &args.pi, source)?.map(|raw| raw.to_string().into()),
+    // A stored payload is kept as text: validated as text, a valid one takes the fast path
+    // straight into the form. A pi session's arrives parsed.
+    let validated = match &args.pi.pi_session {
+        Some(file) => newest_pi_form(file, &args.pi, source)?.map(|raw| validate(&raw, source)),
         None => store
             .payloads(&args.flow.session)?
             .into_iter()
             .rev()
             .find(|p| p.source == source)
-            .map(|p| p.params.into()),
+            .map(|p| validate_text(p.params.get(), source)),
     };
-    let Some(text) = text else { return Ok(None) };
-    match validate_text(&text, source) {
+    let Some(validated) = validated else { return Ok(None) };
+    match validated {
         Ok(form) => Ok(Some(form)),
         Err(issues) => {
             let first = issues.first().map(|i| format!("{}: {}", i.path, i.message)).unwrap_or_default();
