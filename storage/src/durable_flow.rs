@@ -33,6 +33,7 @@
 
 use std::path::PathBuf;
 use std::sync::mpsc::{Receiver, Sender, channel};
+use std::thread::{Scope, ScopedJoinHandle};
 use std::time::Duration;
 
 use ask_engine::{Effects, Event, FlowState};
@@ -56,6 +57,14 @@ pub struct DurableFlow<'s> {
     state: FlowState,
     host: FlowHost,
     offers: Option<OfferWorker>,
+    opening: Opening<'s>,
+}
+
+/// Where the flow's opening commit stands ([`DurableFlow::start_beside`] runs it on a thread).
+enum Opening<'s> {
+    Durable,
+    Running(ScopedJoinHandle<'s, Result<(), StoreError>>),
+    Failed,
 }
 
 struct OfferWorker {
@@ -90,6 +99,50 @@ impl<'s> DurableFlow<'s> {
         Ok(Self::new(store, record.id.clone(), state))
     }
 
+    /// Like [`DurableFlow::start_saving`], but the opening commit runs on a thread of `scope` so
+    /// the caller can draw the first frame meanwhile: for a form of 100 000 options that commit
+    /// writes two values of ≈ 9 MB and syncs them, most of the time to the first frame. The
+    /// returned flow holds the fold of the opening event — the form as validated, no input — and
+    /// takes no input until the commit is durable: every write waits for it first
+    /// ([`DurableFlow::opened`] waits for it and reports its failure). A crash before it lands
+    /// leaves no flow behind and loses nothing the user entered.
+    pub fn start_beside<'env>(
+        scope: &'s Scope<'s, 'env>,
+        store: &'s Store,
+        record: FlowRecord,
+        opened: Event,
+        payload: Option<(&'s str, &'s PayloadEntry)>,
+    ) -> DurableFlow<'s> {
+        let mut state = FlowState::default();
+        state.apply(&opened);
+        let id = record.id.clone();
+        let commit = scope.spawn(move || store.open_flow(&record, &opened, payload));
+        let mut flow = Self::new(store, id, state);
+        flow.opening = Opening::Running(commit);
+        flow
+    }
+
+    /// Waits until the opening commit of [`DurableFlow::start_beside`] is durable (at once for
+    /// any other flow). Its failure is returned the first time; from then on every write of the
+    /// flow fails with [`StoreError::NotRecorded`].
+    pub fn opened(&mut self) -> Result<(), StoreError> {
+        let outcome = match std::mem::replace(&mut self.opening, Opening::Failed) {
+            Opening::Durable => Ok(()),
+            Opening::Failed => Err(StoreError::NotRecorded(self.id.clone())),
+            Opening::Running(commit) => commit.join().unwrap_or_else(|panic| {
+                let detail = panic.downcast_ref::<&str>().map_or("the opening commit stopped", |s| s);
+                Err(StoreError::Damaged {
+                    path: self.store.path().display().to_string(),
+                    detail: detail.to_owned(),
+                })
+            }),
+        };
+        if outcome.is_ok() {
+            self.opening = Opening::Durable;
+        }
+        outcome
+    }
+
     /// Reopens a recorded flow by folding its log; refused while another live process shows it.
     pub fn resume(store: &'s Store, id: &str) -> Result<DurableFlow<'s>, StoreError> {
         if store.flow(id)?.is_none() {
@@ -108,7 +161,7 @@ impl<'s> DurableFlow<'s> {
     }
 
     fn new(store: &'s Store, id: String, state: FlowState) -> DurableFlow<'s> {
-        DurableFlow { store, id, state, host: FlowHost::default(), offers: None }
+        DurableFlow { store, id, state, host: FlowHost::default(), offers: None, opening: Opening::Durable }
     }
 
     /// Sets where effects go.
@@ -164,6 +217,7 @@ impl<'s> DurableFlow<'s> {
     /// an event with an effect (so that effect's outcome is logged right after it), and events
     /// after the flow completes are neither committed nor applied. Returns how many were.
     pub fn push_all(&mut self, events: &[Event]) -> Result<usize, StoreError> {
+        self.opened()?;
         let mut done = 0;
         while done < events.len() && self.state.outcome().is_none() {
             let rest = &events[done..];
@@ -208,6 +262,7 @@ impl<'s> DurableFlow<'s> {
     }
 
     fn commit_and_apply(&mut self, event: Event) -> Result<Effects, StoreError> {
+        self.opened()?;
         self.store.append(&self.id, &event)?;
         Ok(self.state.apply(&event))
     }
@@ -246,6 +301,10 @@ impl<'s> DurableFlow<'s> {
 
 impl Drop for DurableFlow<'_> {
     fn drop(&mut self) {
+        // A lease released before the opening commit lands would be written back by it.
+        if self.opened().is_err() {
+            return;
+        }
         let _ = self.store.release(&self.id);
     }
 }

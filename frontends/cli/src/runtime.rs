@@ -95,22 +95,42 @@ pub fn open_form(
         print_result(&ask_engine::fallback_result(&form))?;
         return Ok(Status::NoTerminal);
     }
-    // The payload entry, the flow and its lease: one commit before the first frame.
+    // The payload entry, the flow and its lease: one commit, beside the first frame.
     let payload = entry.as_ref().map(|e| (flow.session.as_str(), e));
-    let mut session = start_flow(store, id, form, origin, flow, payload)?;
-    run(&mut session, flow, report)
+    start_and_run(store, id, form, origin, flow, payload, report)
 }
 
-/// Records and opens a new flow for `form` (with its new payload entry, if any); prunes old
-/// finished flows when a day has passed.
-pub fn start_flow<'s>(
-    store: &'s Store,
+/// Records a new flow for `form` (with its new payload entry, if any) and runs it. The opening
+/// commit runs on a second thread while the first frame is drawn; no input is taken before it
+/// is durable ([`DurableFlow::start_beside`]).
+pub fn start_and_run(
+    store: &Store,
     id: String,
     form: Form,
     origin: Origin,
     flow: &FlowArgs,
     payload: Option<(&str, &ask_storage::PayloadEntry)>,
-) -> anyhow::Result<DurableFlow<'s>> {
+    report: Report,
+) -> anyhow::Result<Status> {
+    std::thread::scope(|scope| {
+        let mut session = start_flow(scope, store, id, form, origin, flow, payload);
+        let status = run(&mut session, flow, report);
+        // A failed opening commit is the error to report, whatever the run made of it.
+        session.opened()?;
+        status
+    })
+}
+
+/// Records and opens a new flow for `form`; prunes old finished flows when a day has passed.
+fn start_flow<'s>(
+    scope: &'s std::thread::Scope<'s, '_>,
+    store: &'s Store,
+    id: String,
+    form: Form,
+    origin: Origin,
+    flow: &FlowArgs,
+    payload: Option<(&'s str, &'s ask_storage::PayloadEntry)>,
+) -> DurableFlow<'s> {
     let config = crate::paths::config_path(flow);
     let loaded = ask_storage::load_settings(config.as_deref());
     match store.prune_if_due(now_ms(), loaded.store.retention_days) {
@@ -124,10 +144,14 @@ pub fn start_flow<'s>(
         form: form.into(),
         settings: Box::new(loaded.settings),
         origin,
-        size: flow.size.unwrap_or_default(),
+        // A live terminal's own size, so the first frame needs no resize event committed first.
+        size: flow.size.unwrap_or_else(|| match flow.script {
+            None => ask_tui::terminal::terminal_size(),
+            Some(_) => ask_engine::Size::default(),
+        }),
         notices: loaded.notices,
     };
-    Ok(equip(DurableFlow::start_saving(store, &record, opened, payload)?, config))
+    equip(DurableFlow::start_beside(scope, store, record, opened, payload), config)
 }
 
 /// Reopens a recorded flow in this process; a timed-out one goes on where it stopped.
@@ -290,6 +314,9 @@ fn interactive(
     if nudger.opened() {
         nudger.send(|b| term.write_raw(b));
     }
+    // The first frame is up; keys typed from now on wait in the terminal until the opening
+    // commit is durable, and a failed one ends the run at once.
+    session.opened()?;
     let mut shown_countdown = clock.countdown();
     let mut next_input = None;
     while session.state().outcome().is_none() {

@@ -139,8 +139,7 @@ impl LiveTerminal {
 
     /// The terminal's size now.
     pub fn size(&self) -> Size {
-        let (width, height) = crossterm::terminal::size().unwrap_or((80, 24));
-        Size { width, height }
+        terminal_size()
     }
 
     /// Draws a frame and sends it in one write.
@@ -239,6 +238,13 @@ pub fn known_kitty_terminal(var: impl Fn(&str) -> Option<String>) -> bool {
         || term.starts_with("foot")
         || term == "xterm-ghostty"
         || matches!(program.as_str(), "WezTerm" | "ghostty")
+}
+
+/// The controlling terminal's size (80×24 when it cannot be asked), read without taking the
+/// terminal over: a flow opened with it needs no resize event before its first frame.
+pub fn terminal_size() -> Size {
+    let (width, height) = crossterm::terminal::size().unwrap_or((80, 24));
+    Size { width, height }
 }
 
 #[cfg(test)]

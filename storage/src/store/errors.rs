@@ -123,4 +123,8 @@ pub enum StoreError {
     /// No flow has this id.
     #[error("no flow with id {0}")]
     UnknownFlow(String),
+    /// The flow's opening commit failed (that error was reported once); nothing more of it is
+    /// committed.
+    #[error("flow {0} was never recorded: its opening commit failed")]
+    NotRecorded(String),
 }

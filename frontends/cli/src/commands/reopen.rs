@@ -9,7 +9,7 @@ use ask_storage::{Store, StoreError, pi_session};
 
 use crate::cli::{AttachArgs, PiArgs, ReplayArgs, ResumeArgs, SettingsArgs};
 use crate::exit::Status;
-use crate::runtime::{Report, new_flow_id, resume_flow, run, start_flow};
+use crate::runtime::{Report, new_flow_id, resume_flow, run};
 
 pub fn run_resume(args: &ResumeArgs) -> anyhow::Result<Status> {
     let store = crate::paths::open_store(args.flow.store.as_deref())?;
@@ -123,8 +123,7 @@ pub fn run_settings(args: &SettingsArgs) -> anyhow::Result<Status> {
     let store = crate::paths::open_store(args.flow.store.as_deref())?;
     let origin = Origin { source: FormSource::Tool, command: "settings".to_owned() };
     let form = Form { title: None, questions: Vec::new() };
-    let mut session = start_flow(&store, new_flow_id(), form, origin, &args.flow, None)?;
-    run(&mut session, &args.flow, Report::Silent)
+    crate::runtime::start_and_run(&store, new_flow_id(), form, origin, &args.flow, None, Report::Silent)
 }
 
 /// `ask-user attach`: answer a form that waits for this terminal (an MCP call's, say). Without

@@ -1,0 +1,98 @@
+//! A flow whose opening commit runs beside its first frame (`DurableFlow::start_beside`): the
+//! form is there to draw before the commit lands, no input is committed or applied before it
+//! does, and a failed opening records nothing and touches no other flow.
+#![allow(clippy::unwrap_used, clippy::expect_used)] // tests fail loudly by design
+
+use ask_engine::{Event, KeyPress, Origin, Size};
+use ask_schema::{FormSource, validate};
+use ask_storage::{DurableFlow, FlowRecord, PayloadEntry, Store, StoreError};
+use serde_json::json;
+
+fn opened() -> Event {
+    let raw = json!({"questions": [{"id": "db", "prompt": "Which database?",
+        "options": [{"value": "pg", "label": "Postgres"}, {"value": "lite", "label": "SQLite"}]}]});
+    let form = validate(&raw, FormSource::Tool).unwrap();
+    Event::FlowOpened {
+        form: form.into(),
+        settings: Box::default(),
+        origin: Origin::tool(),
+        size: Size::default(),
+        notices: vec![],
+    }
+}
+
+fn key(id: &str) -> Event {
+    Event::key(KeyPress::parse(id).unwrap())
+}
+
+fn entry() -> PayloadEntry {
+    let params = serde_json::value::RawValue::from_string(r#"{"questions":[]}"#.to_owned()).unwrap();
+    PayloadEntry { version: 1, timestamp: 1, params, source: FormSource::Tool, flow_id: Some("f".into()) }
+}
+
+#[test]
+fn the_form_is_ready_to_draw_while_the_store_is_held_and_keys_wait_for_the_opening() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("s.redb");
+    let store = Store::open(&path).unwrap();
+    // Another process holding the store's write lock, as a busy sub-agent would.
+    let raw =
+        redb::Builder::new().set_concurrency_mode(redb::ConcurrencyMode::MultiWriter).open(&path).unwrap();
+    let blocker = raw.begin_write().unwrap();
+    let entry = entry();
+    std::thread::scope(|scope| {
+        let mut flow = DurableFlow::start_beside(
+            scope,
+            &store,
+            FlowRecord::new("f", "ask", "s", 0),
+            opened(),
+            Some(("s", &entry)),
+        );
+        // Returned while the commit cannot even begin: the first frame can be drawn now…
+        assert_eq!(flow.state().form().questions[0].prompt, "Which database?");
+        // …and nothing is recorded yet.
+        assert!(store.flow("f").unwrap().is_none());
+        assert!(store.payloads("s").unwrap().is_empty());
+        drop(blocker);
+        // A key waits for the opening commit, then is committed after it and applied.
+        flow.push(key("down")).unwrap();
+        assert_eq!(flow.state().cursor(), 1, "the Down was applied");
+        assert_eq!(store.events("f").unwrap(), vec![opened(), key("down")]);
+        assert_eq!(store.payloads("s").unwrap(), vec![entry.clone()]);
+        assert!(store.holder("f").unwrap().is_some(), "the flow is leased to this process");
+    });
+}
+
+#[test]
+fn a_failed_opening_records_nothing_and_leaves_the_other_flow_alone() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = Store::open(&dir.path().join("s.redb")).unwrap();
+    // Another flow already has this id (another process took it first).
+    let mut first = DurableFlow::start(&store, &FlowRecord::new("f", "ask", "s", 0), opened()).unwrap();
+    first.push(key("down")).unwrap();
+    std::thread::scope(|scope| {
+        let mut second =
+            DurableFlow::start_beside(scope, &store, FlowRecord::new("f", "ask", "s", 1), opened(), None);
+        assert!(matches!(second.opened(), Err(StoreError::FlowExists(_))));
+        // Every later write of it fails too, and none reaches the other flow's log.
+        let again = second.push(key("up")).unwrap_err();
+        assert!(matches!(again, StoreError::NotRecorded(_)), "{again:?}");
+        assert!(again.to_string().contains("never recorded"), "{again}");
+        assert!(second.push_all(&[key("up"), key("up")]).is_err());
+        drop(second);
+    });
+    assert_eq!(store.events("f").unwrap(), vec![opened(), key("down")]);
+    assert!(store.holder("f").unwrap().is_some(), "the first flow keeps its lease");
+    first.push(key("enter")).unwrap();
+}
+
+#[test]
+fn a_flow_dropped_before_its_opening_lands_still_records_it_and_lets_the_lease_go() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = Store::open(&dir.path().join("s.redb")).unwrap();
+    std::thread::scope(|scope| {
+        drop(DurableFlow::start_beside(scope, &store, FlowRecord::new("f", "ask", "s", 0), opened(), None));
+    });
+    assert_eq!(store.events("f").unwrap(), vec![opened()]);
+    assert!(store.holder("f").unwrap().is_none(), "released after the opening, not before it");
+}
