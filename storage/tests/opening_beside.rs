@@ -5,7 +5,7 @@
 
 use ask_engine::{Event, KeyPress, Origin, Size};
 use ask_schema::{FormSource, validate};
-use ask_storage::{DurableFlow, FlowRecord, PayloadEntry, Store, StoreError};
+use ask_storage::{DurableFlow, FlowRecord, MakePayload, PayloadEntry, Store, StoreError};
 use serde_json::json;
 
 fn opened() -> Event {
@@ -26,8 +26,12 @@ fn key(id: &str) -> Event {
 }
 
 fn entry() -> PayloadEntry {
-    let params = serde_json::value::RawValue::from_string(r#"{"questions":[]}"#.to_owned()).unwrap();
-    PayloadEntry { version: 1, timestamp: 1, params, source: FormSource::Tool, flow_id: Some("f".into()) }
+    PayloadEntry::from_text(r#"{"questions":[]}"#.to_owned(), 1, FormSource::Tool, Some("f".into())).unwrap()
+}
+
+/// The entry made on the commit thread, as the CLI makes it from the payload's text.
+fn make(entry: &PayloadEntry) -> MakePayload<'_> {
+    Box::new(move || Ok(entry.clone()))
 }
 
 #[test]
@@ -46,7 +50,7 @@ fn the_form_is_ready_to_draw_while_the_store_is_held_and_keys_wait_for_the_openi
             &store,
             FlowRecord::new("f", "ask", "s", 0),
             opened(),
-            Some(("s", &entry)),
+            Some(("s", make(&entry))),
         );
         // Returned while the commit cannot even begin: the first frame can be drawn now…
         assert_eq!(flow.state().form().questions[0].prompt, "Which database?");
@@ -95,4 +99,29 @@ fn a_flow_dropped_before_its_opening_lands_still_records_it_and_lets_the_lease_g
     });
     assert_eq!(store.events("f").unwrap(), vec![opened()]);
     assert!(store.holder("f").unwrap().is_none(), "released after the opening, not before it");
+}
+
+#[test]
+fn a_payload_text_that_is_not_json_fails_the_opening_and_records_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = Store::open(&dir.path().join("s.redb")).unwrap();
+    let refused =
+        PayloadEntry::from_text("{\"questions\": [".to_owned(), 1, FormSource::Tool, None).unwrap_err();
+    assert!(!refused.to_string().contains('\n'), "one line: {refused}");
+    std::thread::scope(|scope| {
+        let text = "not json".to_owned();
+        let make: MakePayload = Box::new(move || PayloadEntry::from_text(text, 1, FormSource::Tool, None));
+        let mut flow = DurableFlow::start_beside(
+            scope,
+            &store,
+            FlowRecord::new("f", "ask", "s", 0),
+            opened(),
+            Some(("s", make)),
+        );
+        assert!(matches!(flow.opened(), Err(StoreError::Encode(_))));
+        assert!(flow.push(key("down")).is_err());
+    });
+    assert!(store.flow("f").unwrap().is_none());
+    assert!(store.events("f").unwrap().is_empty());
+    assert!(store.payloads("s").unwrap().is_empty());
 }

@@ -8,7 +8,7 @@ use std::time::{Duration, Instant, SystemTime};
 use anyhow::Context;
 use ask_engine::{Event, FlowState, Origin, Outcome};
 use ask_schema::{Form, ToolResult};
-use ask_storage::{DurableFlow, FlowHost, FlowRecord, Store, StoreError};
+use ask_storage::{DurableFlow, FlowHost, FlowRecord, MakePayload, PayloadEntry, Store, StoreError};
 use ask_tui::terminal::{Input, LiveTerminal};
 
 use crate::cli::FlowArgs;
@@ -64,52 +64,50 @@ pub fn inert_json(json: &str) -> std::borrow::Cow<'_, str> {
     std::borrow::Cow::Owned(out)
 }
 
-/// Opens a form the way every command does: store its raw payload first when it is new (also
-/// without a UI, so `/ask:replay` finds it), give the "Needs user input" result when there is no
-/// UI, else record a new flow and run it.
+/// Opens a form the way every command does: store its raw payload (`new_payload`: the new
+/// flow's id and the payload's JSON text, as it validated) when it is new, also without a UI, so
+/// `/ask:replay` finds it; give the "Needs user input" result when there is no UI, else record a
+/// new flow and run it.
 pub fn open_form(
     store: &Store,
     flow: &FlowArgs,
     form: Form,
     origin: Origin,
-    new_payload: Option<(String, Box<serde_json::value::RawValue>)>,
+    new_payload: Option<(String, String)>,
     report: Report,
 ) -> anyhow::Result<Status> {
-    let (id, entry) = match new_payload {
-        Some((id, params)) => {
-            let entry = ask_storage::PayloadEntry {
-                version: 1,
-                timestamp: now_ms(),
-                params,
-                source: origin.source,
-                flow_id: Some(id.clone()),
-            };
-            (id, Some(entry))
+    let source = origin.source;
+    let (id, payload) = match new_payload {
+        Some((id, text)) => {
+            let flow_id = Some(id.clone());
+            let timestamp = now_ms();
+            let make = move || PayloadEntry::from_text(text, timestamp, source, flow_id);
+            (id, Some(make))
         }
         None => (new_flow_id(), None),
     };
     if crate::terminal::no_ui(flow) {
-        if let Some(entry) = &entry {
-            store.save_payload(&flow.session, entry)?;
+        if let Some(make) = payload {
+            store.save_payload(&flow.session, &make()?)?;
         }
         print_result(&ask_engine::fallback_result(&form))?;
         return Ok(Status::NoTerminal);
     }
     // The payload entry, the flow and its lease: one commit, beside the first frame.
-    let payload = entry.as_ref().map(|e| (flow.session.as_str(), e));
+    let payload = payload.map(|make| (flow.session.as_str(), Box::new(make) as MakePayload));
     start_and_run(store, id, form, origin, flow, payload, report)
 }
 
 /// Records a new flow for `form` (with its new payload entry, if any) and runs it. The opening
 /// commit runs on a second thread while the first frame is drawn; no input is taken before it
 /// is durable ([`DurableFlow::start_beside`]).
-pub fn start_and_run(
-    store: &Store,
+pub fn start_and_run<'s>(
+    store: &'s Store,
     id: String,
     form: Form,
     origin: Origin,
-    flow: &FlowArgs,
-    payload: Option<(&str, &ask_storage::PayloadEntry)>,
+    flow: &'s FlowArgs,
+    payload: Option<(&'s str, MakePayload<'s>)>,
     report: Report,
 ) -> anyhow::Result<Status> {
     std::thread::scope(|scope| {
@@ -129,7 +127,7 @@ fn start_flow<'s>(
     form: Form,
     origin: Origin,
     flow: &FlowArgs,
-    payload: Option<(&'s str, &'s ask_storage::PayloadEntry)>,
+    payload: Option<(&'s str, MakePayload<'s>)>,
 ) -> DurableFlow<'s> {
     let config = crate::paths::config_path(flow);
     let loaded = ask_storage::load_settings(config.as_deref());

@@ -40,6 +40,19 @@ impl PartialEq for PayloadEntry {
 impl Eq for PayloadEntry {}
 
 impl PayloadEntry {
+    /// A new entry (version [`PAYLOAD_VERSION`]) for a payload that arrived as JSON text, stored
+    /// as it came; text that is not JSON is refused.
+    pub fn from_text(
+        text: String,
+        timestamp: u64,
+        source: FormSource,
+        flow_id: Option<String>,
+    ) -> Result<PayloadEntry, StoreError> {
+        let params =
+            RawValue::from_string(text).map_err(|e| StoreError::Encode(crate::wire::EncodeError(e)))?;
+        Ok(PayloadEntry { version: PAYLOAD_VERSION, timestamp, params, source, flow_id })
+    }
+
     /// The payload as a JSON tree (for callers that look into it).
     pub fn params_value(&self) -> Value {
         serde_json::from_str(self.params.get()).unwrap_or(Value::Null)

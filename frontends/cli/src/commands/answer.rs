@@ -63,7 +63,7 @@ pub fn run_answer(args: &AnswerArgs) -> anyhow::Result<Status> {
         return Ok(Status::Done);
     }
     let origin = Origin { source: FormSource::AnswerExtraction, command: "answer".to_owned() };
-    let new_payload = (!args.again).then(|| (new_flow_id(), ask_storage::raw_params(&raw)));
+    let new_payload = (!args.again).then(|| (new_flow_id(), raw.to_string()));
     open_form(&store, &args.flow, form, origin, new_payload, Report::CommandText)
 }
 

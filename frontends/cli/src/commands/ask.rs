@@ -6,14 +6,13 @@ use anyhow::Context;
 use ask_engine::{Event, FlowState, Origin, fallback_result, id_conflict_result, invalid_result};
 use ask_schema::{Form, FormSource, Issue};
 use ask_storage::{Store, StoreError};
-use serde_json::value::RawValue;
 
 use crate::cli::AskArgs;
 use crate::exit::Status;
 use crate::runtime::{Report, finish, new_flow_id, open_form, print_result, resume_flow, run};
 
 /// A valid payload: its normalized form, and its JSON text to store.
-pub type Loaded = (Form, Box<RawValue>);
+pub type Loaded = (Form, String);
 
 /// Reads and validates the payload; `Err(issues)` for anything that is not a valid form.
 pub fn load_form(file: Option<&Path>) -> anyhow::Result<Result<Loaded, Vec<Issue>>> {
@@ -30,13 +29,11 @@ pub fn load_form(file: Option<&Path>) -> anyhow::Result<Result<Loaded, Vec<Issue
         Ok(form) => form,
         Err(issues) => return Ok(Err(issues)),
     };
-    // Valid JSON, as it validated; the check is a fast scan.
-    let raw = RawValue::from_string(text).context("payload JSON")?;
-    Ok(Ok((form, raw)))
+    Ok(Ok((form, text)))
 }
 
 pub fn run_ask(args: &AskArgs) -> anyhow::Result<Status> {
-    let (form, raw) = match load_form(args.file.as_deref())? {
+    let (form, text) = match load_form(args.file.as_deref())? {
         Ok(loaded) => loaded,
         Err(issues) => {
             tracing::info!(issues = issues.len(), "invalid payload");
@@ -51,7 +48,7 @@ pub fn run_ask(args: &AskArgs) -> anyhow::Result<Status> {
         return known_flow(&store, id, &form, args);
     }
     let id = args.id.clone().unwrap_or_else(new_flow_id);
-    open_form(&store, &args.flow, form, Origin::tool(), Some((id, raw)), Report::ToolJson)
+    open_form(&store, &args.flow, form, Origin::tool(), Some((id, text)), Report::ToolJson)
 }
 
 /// `--id` of a known flow. Another form under the same id is refused; a finished flow returns
