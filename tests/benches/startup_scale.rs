@@ -7,7 +7,8 @@
 //!   screen, then a Down key written at that moment → the screen showing it (that key waits for
 //!   the opening commit, which runs beside the first frame).
 //!
-//! Run: `cargo bench -p ask-tests --bench startup_scale`. Side by side with another build:
+//! Run: `cargo bench -p ask-tests --bench startup_scale` (`STARTUP_SCALE_VARIED=1`: varied
+//! text). Side by side with another build:
 //! `ASK_BENCH_BIN=/path/to/old/ask-user cargo bench -p ask-tests --bench startup_scale`.
 #![allow(clippy::unwrap_used, clippy::expect_used)] // a benchmark fails loudly
 
@@ -21,10 +22,33 @@ mod common;
 #[path = "common/first_frame.rs"]
 mod first_frame;
 
+/// `n` options. `STARTUP_SCALE_VARIED=1`: labels and descriptions drawn from 16 words in an
+/// order that does not repeat, for text that compresses like real text rather than a copied
+/// line (the store packs large rows; its figures depend on it).
 fn payload(n: usize) -> String {
+    const WORDS: [&str; 16] = [
+        "alpha", "build", "cache", "delta", "eager", "fault", "graph", "hover", "index", "joint", "kernel",
+        "layer", "merge", "node", "order", "probe",
+    ];
+    let varied = std::env::var("STARTUP_SCALE_VARIED").is_ok_and(|v| v == "1");
+    let mut x = 0x2545_F491_4F6C_DD1D_u64;
+    let mut word = || {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        WORDS[(x % 16) as usize]
+    };
     let options: Vec<serde_json::Value> = (0..n)
         .map(|i| {
-            serde_json::json!({"value": format!("v{i}"), "label": format!("Option number {i}"), "description": "a short description"})
+            let (label, description) = if varied {
+                (
+                    format!("{} {} {i}", word(), word()),
+                    format!("{} the {} before {} {}", word(), word(), word(), word()),
+                )
+            } else {
+                (format!("Option number {i}"), "a short description".to_owned())
+            };
+            serde_json::json!({"value": format!("v{i}"), "label": label, "description": description})
         })
         .collect();
     serde_json::json!({"questions": [{"id": "a", "prompt": "Pick one", "options": options}]}).to_string()
@@ -72,7 +96,7 @@ fn run(bin: &Path, dir: &Path, file: &Path) -> (Duration, u64) {
     child.wait().unwrap();
     let took = start.elapsed();
     let frame = std::fs::read_to_string(dir.join("frame.txt")).unwrap();
-    assert!(frame.contains("Option number 0"), "the first frame shows the form:\n{frame}");
+    assert!(frame.contains("Pick one"), "the first frame shows the form:\n{frame}");
     (took, peak.load(Ordering::Relaxed))
 }
 
@@ -104,7 +128,7 @@ fn main() {
         let (mut frames, mut keys) = (Vec::new(), Vec::new());
         for _ in 0..runs {
             let (frame, key) =
-                first_frame::start_and_first_key(&bin, &file, "Option number 0", Duration::from_secs(60));
+                first_frame::start_and_first_key(&bin, &file, "Pick one", Duration::from_secs(60));
             frames.push(frame);
             keys.push(key);
         }

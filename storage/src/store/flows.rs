@@ -5,7 +5,7 @@ use redb::ReadableTable;
 use serde::{Deserialize, Serialize};
 
 use super::{EVENTS, FLOWS, LEASES, Lease, PAYLOADS, PayloadEntry, Store, StoreError};
-use crate::wire::{decode, encode};
+use crate::wire::{decode_row, encode_row, packed};
 
 /// The version of the flow record format this build writes.
 pub const FLOW_RECORD_VERSION: u32 = 1;
@@ -68,7 +68,9 @@ impl Store {
     ) -> Result<(), StoreError> {
         let encode_err = |e| StoreError::Encode(crate::wire::EncodeError(e));
         let payload = match payload {
-            Some((session, entry)) => Some((session, serde_json::to_vec(entry).map_err(encode_err)?)),
+            Some((session, entry)) => {
+                Some((session, packed::pack(serde_json::to_vec(entry).map_err(encode_err)?)))
+            }
             None => None,
         };
         let lease = serde_json::to_vec(&Lease::for_this_process()).map_err(encode_err)?;
@@ -83,7 +85,7 @@ impl Store {
         lease: Option<&[u8]>,
     ) -> Result<(), StoreError> {
         let row = serde_json::to_vec(record).map_err(|e| StoreError::Encode(crate::wire::EncodeError(e)))?;
-        let event = encode(opened).map_err(StoreError::Encode)?;
+        let event = encode_row(opened).map_err(StoreError::Encode)?;
         let id = record.id.as_str();
         self.write_or(|tx| {
             let mut flows = tx.open_table(FLOWS)?;
@@ -92,6 +94,7 @@ impl Store {
             }
             flows.insert(id, row.as_slice())?;
             tx.open_table(EVENTS)?.insert((id, 0), event.as_slice())?;
+            Self::note_packed(tx, &[event.as_slice()])?;
             if let Some((session, bytes)) = payload {
                 Self::append_in(tx, PAYLOADS, session, &[bytes])?;
             }
@@ -147,7 +150,7 @@ impl Store {
     /// Appends one event to a flow's log and commits it durably; returns its sequence number.
     /// An event that cannot be encoded is refused before anything is written.
     pub fn append(&self, flow: &str, event: &Event) -> Result<u64, StoreError> {
-        let bytes = encode(event).map_err(StoreError::Encode)?;
+        let bytes = encode_row(event).map_err(StoreError::Encode)?;
         self.append_row(EVENTS, flow, &bytes)
     }
 
@@ -155,7 +158,8 @@ impl Store {
     /// burst of keys that arrived together); returns the last one's sequence number. If any
     /// cannot be encoded, nothing is written.
     pub fn append_all(&self, flow: &str, events: &[Event]) -> Result<u64, StoreError> {
-        let encoded = events.iter().map(encode).collect::<Result<Vec<_>, _>>().map_err(StoreError::Encode)?;
+        let encoded =
+            events.iter().map(encode_row).collect::<Result<Vec<_>, _>>().map_err(StoreError::Encode)?;
         let rows: Vec<&[u8]> = encoded.iter().map(Vec::as_slice).collect();
         self.append_rows(EVENTS, flow, &rows)
     }
@@ -173,7 +177,7 @@ impl Store {
             let mut out = Vec::new();
             for row in t.range((flow, from)..=(flow, u64::MAX))? {
                 let (k, bytes) = row?;
-                match decode(bytes.value()) {
+                match decode_row(bytes.value()) {
                     Ok(event) => out.push(event),
                     Err(e) => return Ok(Err((k.value().1, e))),
                 }

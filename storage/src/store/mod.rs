@@ -41,8 +41,12 @@ const EVENTS: TableDefinition<(&str, u64), &[u8]> = TableDefinition::new("events
 const PAYLOADS: TableDefinition<(&str, u64), &[u8]> = TableDefinition::new("payloads");
 const LEASES: TableDefinition<&str, &[u8]> = TableDefinition::new("leases");
 
-/// The layout version of the store file this build writes (tables and row formats).
+/// The layout version of a store file this build creates (tables and row formats).
 pub const STORE_VERSION: u64 = 2;
+/// The layout of a store that holds packed rows (`wire::packed`): the first commit that writes
+/// one records it, so a build that cannot read them refuses the file by name instead of failing
+/// on (or skipping) those rows; a store that never held a large row stays readable by it.
+pub const PACKED_STORE_VERSION: u64 = 3;
 
 /// How long a write waits for another process's write transaction before giving up.
 const WRITE_WAIT: Duration = Duration::from_secs(10);
@@ -120,8 +124,10 @@ impl Store {
             Err(e) => Err(e.into()),
         })?;
         match version {
-            Some(v) if v > STORE_VERSION => return Err(StoreError::Newer { path: self.shown(), version: v }),
-            Some(v) if v == STORE_VERSION => return Ok(()),
+            Some(v) if v > PACKED_STORE_VERSION => {
+                return Err(StoreError::Newer { path: self.shown(), version: v });
+            }
+            Some(STORE_VERSION | PACKED_STORE_VERSION) => return Ok(()),
             _ => {}
         }
         // A new store, or one written before versions were recorded (layout 1): the same tables
@@ -229,7 +235,16 @@ impl Store {
             t.insert((key, next), *bytes)?;
             next += 1;
         }
+        Self::note_packed(tx, rows)?;
         Ok(next.saturating_sub(1))
+    }
+
+    /// Records [`PACKED_STORE_VERSION`] in the transaction that writes the first packed row.
+    fn note_packed(tx: &WriteTransaction, rows: &[&[u8]]) -> Result<(), redb::Error> {
+        if rows.iter().any(|row| crate::wire::packed::is_packed(row)) {
+            tx.open_table(META)?.insert("storeVersion", PACKED_STORE_VERSION.to_string().as_bytes())?;
+        }
+        Ok(())
     }
 
     /// Rows under `key` in a keyed log table from sequence `from` on, in order, as (seq, bytes).

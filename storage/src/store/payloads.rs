@@ -6,6 +6,7 @@ use serde_json::Value;
 use serde_json::value::RawValue;
 
 use super::{PAYLOADS, Store, StoreError};
+use crate::wire::packed;
 
 /// One stored form, as pi stores `ask:payload` entries.
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -72,7 +73,7 @@ impl Store {
     /// Appends a payload to a session, durably.
     pub fn save_payload(&self, session: &str, entry: &PayloadEntry) -> Result<(), StoreError> {
         let bytes = serde_json::to_vec(entry).map_err(|e| StoreError::Encode(crate::wire::EncodeError(e)))?;
-        self.append_row(PAYLOADS, session, &bytes).map(|_| ())
+        self.append_row(PAYLOADS, session, &packed::pack(bytes)).map(|_| ())
     }
 
     /// A session's payloads, oldest first; entries that cannot be decoded, or of a version this
@@ -81,7 +82,9 @@ impl Store {
         let rows = self.read_rows(PAYLOADS, session, 0)?;
         Ok(rows
             .iter()
-            .filter_map(|(_, bytes)| serde_json::from_slice::<PayloadEntry>(bytes).ok())
+            .filter_map(|(_, bytes)| {
+                serde_json::from_slice::<PayloadEntry>(&packed::unpack(bytes).ok()?).ok()
+            })
             .filter(|p| p.version <= PAYLOAD_VERSION)
             .collect())
     }

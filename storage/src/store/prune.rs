@@ -5,6 +5,7 @@ use ask_engine::FlowState;
 use redb::ReadableTable;
 
 use super::{EVENTS, FLOWS, LEASES, META, PAYLOADS, Store, StoreError, decode_u64};
+use crate::wire::packed;
 
 const DAY_MS: u64 = 86_400_000;
 
@@ -87,8 +88,8 @@ impl Store {
                 .range((session, 0)..=(session, u64::MAX))?
                 .filter_map(|row| {
                     let (k, v) = row.ok()?;
-                    let entry: serde_json::Value = serde_json::from_slice(v.value()).ok()?;
-                    (entry.get("flowId").and_then(|f| f.as_str()) == Some(id)).then(|| k.value().1)
+                    let entry: OpenedBy = serde_json::from_slice(&packed::unpack(v.value()).ok()?).ok()?;
+                    (entry.flow_id.as_deref() == Some(id)).then(|| k.value().1)
                 })
                 .collect();
             for seq in opened_it {
@@ -97,4 +98,11 @@ impl Store {
             Ok(seqs.len())
         })
     }
+}
+
+/// The one field of a payload entry pruning needs (the rest of a large entry is skipped unread).
+#[derive(serde::Deserialize)]
+struct OpenedBy {
+    #[serde(rename = "flowId")]
+    flow_id: Option<String>,
 }

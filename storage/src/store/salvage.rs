@@ -7,7 +7,7 @@ use redb::{Database, ReadableDatabase, ReadableTable};
 
 use super::{EVENTS, FLOWS, contain_panics};
 use crate::files::make_private;
-use crate::wire::decode;
+use crate::wire::decode_row;
 
 /// Exports the readable flows of the store file `damaged` into `dir`; returns how many.
 pub(super) fn export_readable_flows(damaged: &Path, dir: &Path) -> usize {
@@ -63,7 +63,7 @@ fn flow_log(db: &Database, id: &str, command: &str) -> Option<(String, String)> 
         Ok(read().ok())
     })
     .ok()??;
-    let decoded: Option<Vec<_>> = events.iter().map(|b| decode(b).ok()).collect();
+    let decoded: Option<Vec<_>> = events.iter().map(|b| decode_row(b).ok()).collect();
     let decoded = decoded.filter(|d| !d.is_empty())?;
     crate::log_file::export(id, command, &decoded).ok().map(|text| (id.to_owned(), text))
 }

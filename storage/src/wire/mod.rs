@@ -20,6 +20,7 @@
 
 mod convert;
 mod opening;
+pub(crate) mod packed;
 pub mod v1;
 pub mod v2;
 pub mod v3;
@@ -77,6 +78,16 @@ pub fn encode(event: &Event) -> Result<Vec<u8>, EncodeError> {
 /// Any event through its frozen DTO (the opening event's bytes are held equal to this).
 fn encode_through_dtos(event: &Event) -> Result<Vec<u8>, EncodeError> {
     serde_json::to_vec(&Tagged { event: &convert::to_wire(event), v: EVENT_VERSION }).map_err(EncodeError)
+}
+
+/// An event as a store row: its line, packed when large ([`packed`]).
+pub(crate) fn encode_row(event: &Event) -> Result<Vec<u8>, EncodeError> {
+    encode(event).map(packed::pack)
+}
+
+/// A store row as an event.
+pub(crate) fn decode_row(row: &[u8]) -> Result<Event, DecodeError> {
+    decode(&packed::unpack(row).map_err(DecodeError::Malformed)?)
 }
 
 /// Decodes one event of any version up to [`EVENT_VERSION`].
