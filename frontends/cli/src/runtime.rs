@@ -112,10 +112,12 @@ pub fn start_and_run<'s>(
 ) -> anyhow::Result<Status> {
     std::thread::scope(|scope| {
         let mut session = start_flow(scope, store, id, form, origin, flow, payload);
-        let status = run(&mut session, flow, report);
-        // A failed opening commit is the error to report, whatever the run made of it.
+        // A run that failed reports its own error — a failed opening commit among them, in its
+        // own words (a later `opened` would only say the flow was never recorded).
+        let status = run(&mut session, flow, report)?;
+        // A run that ended without writing (no terminal after all) still reports a failed opening.
         session.opened()?;
-        status
+        Ok(status)
     })
 }
 
