@@ -12,15 +12,6 @@ use std::time::{Duration, Instant};
 
 use ask_schema::{FormSource, direct_form, parse_json, validate};
 
-fn payload(n: usize) -> String {
-    let options: Vec<serde_json::Value> = (0..n)
-        .map(|i| {
-            serde_json::json!({"value": format!("v{i}"), "label": format!("Option number {i}"), "description": "a short description"})
-        })
-        .collect();
-    serde_json::json!({"questions": [{"id": "a", "prompt": "Pick one", "options": options}]}).to_string()
-}
-
 /// Visits every option of the first question and copies its strings: the least a validator
 /// that builds an owned form from the parsed value does.
 fn copy_floor(raw: &serde_json::Value) -> (Duration, usize) {
@@ -42,7 +33,7 @@ fn median(mut runs: Vec<Duration>) -> Duration {
 
 fn main() {
     for (n, runs) in [(10_000, 21), (100_000, 7), (1_000_000, 3)] {
-        let text = payload(n);
+        let text = ask_schema::sample::options_payload(n, ask_schema::sample::SampleText::Repeated);
         let (mut parse, mut check, mut floor, mut direct) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
         for _ in 0..runs {
             let start = Instant::now();

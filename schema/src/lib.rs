@@ -14,6 +14,7 @@
 mod input;
 mod json_schema;
 mod output;
+pub mod sample;
 mod validate;
 
 pub use input::{Form, FormSource, OptionItem, Question, QuestionType};

@@ -12,37 +12,34 @@ const EVENTS: TableDefinition<(&str, u64), &[u8]> = TableDefinition::new("events
 const PAYLOADS: TableDefinition<(&str, u64), &[u8]> = TableDefinition::new("payloads");
 const META: TableDefinition<&str, &[u8]> = TableDefinition::new("meta");
 
+/// A log table (`events`, `payloads`): rows keyed by (flow or session, seq).
+type LogTable = TableDefinition<'static, (&'static str, u64), &'static [u8]>;
+
+/// The store file opened with redb alone, as another program (or an older build) sees it.
+fn raw(path: &std::path::Path) -> redb::Database {
+    redb::Builder::new().set_concurrency_mode(redb::ConcurrencyMode::MultiWriter).open(path).unwrap()
+}
+
+/// Writes rows as they are, past the store's own encoding.
+fn put_raw(path: &std::path::Path, rows: &[(LogTable, (&str, u64), &[u8])]) {
+    let db = raw(path);
+    let tx = db.begin_write().unwrap();
+    for (table, key, bytes) in rows {
+        tx.open_table(*table).unwrap().insert(*key, *bytes).unwrap();
+    }
+    tx.commit().unwrap();
+}
+
 fn layout(path: &std::path::Path) -> String {
-    let db =
-        redb::Builder::new().set_concurrency_mode(redb::ConcurrencyMode::MultiWriter).open(path).unwrap();
+    let db = raw(path);
     let tx = db.begin_read().unwrap();
     let meta = tx.open_table(META).unwrap();
     String::from_utf8(meta.get("storeVersion").unwrap().unwrap().value().to_vec()).unwrap()
 }
 
-/// `n` options whose labels and descriptions vary (words from a small vocabulary, in an order
-/// that does not repeat), so the figures are not those of a copied line.
+/// `n` options of varied text (it compresses about 3×, like real text).
 fn payload(n: usize) -> String {
-    const WORDS: [&str; 16] = [
-        "alpha", "build", "cache", "delta", "eager", "fault", "graph", "hover", "index", "joint", "kernel",
-        "layer", "merge", "node", "order", "probe",
-    ];
-    let mut x = 0x2545_F491_4F6C_DD1D_u64;
-    let mut word = || {
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
-        WORDS[(x % 16) as usize]
-    };
-    let options: Vec<String> = (0..n)
-        .map(|i| {
-            let label = format!("{} {} {i}", word(), word());
-            let description = format!("{} the {} before {} {}", word(), word(), word(), word());
-            serde_json::json!({"value": format!("v{i}"), "label": label, "description": description})
-                .to_string()
-        })
-        .collect();
-    format!(r#"{{"questions":[{{"id":"a","prompt":"Pick one","options":[{}]}}]}}"#, options.join(","))
+    ask_schema::sample::options_payload(n, ask_schema::sample::SampleText::Varied)
 }
 
 fn opened(text: &str) -> Event {
@@ -55,9 +52,8 @@ fn opened(text: &str) -> Event {
     }
 }
 
-fn raw_row(path: &std::path::Path, table: TableDefinition<(&str, u64), &[u8]>, key: (&str, u64)) -> Vec<u8> {
-    let db =
-        redb::Builder::new().set_concurrency_mode(redb::ConcurrencyMode::MultiWriter).open(path).unwrap();
+fn raw_row(path: &std::path::Path, table: LogTable, key: (&str, u64)) -> Vec<u8> {
+    let db = raw(path);
     let tx = db.begin_read().unwrap();
     tx.open_table(table).unwrap().get(key).unwrap().unwrap().value().to_vec()
 }
@@ -107,16 +103,7 @@ fn a_large_plain_row_an_older_build_wrote_still_reads() {
         serde_json::to_vec(&PayloadEntry::from_text(text.clone(), 1, FormSource::Tool, None).unwrap())
             .unwrap();
     drop(Store::open(&path).unwrap());
-    {
-        let db = redb::Builder::new()
-            .set_concurrency_mode(redb::ConcurrencyMode::MultiWriter)
-            .open(&path)
-            .unwrap();
-        let tx = db.begin_write().unwrap();
-        tx.open_table(EVENTS).unwrap().insert(("old", 0), plain_event.as_slice()).unwrap();
-        tx.open_table(PAYLOADS).unwrap().insert(("s", 0), plain_payload.as_slice()).unwrap();
-        tx.commit().unwrap();
-    }
+    put_raw(&path, &[(EVENTS, ("old", 0), &plain_event), (PAYLOADS, ("s", 0), &plain_payload)]);
     let store = Store::open(&path).unwrap();
     assert_eq!(store.events("old").unwrap(), vec![opened(&text)]);
     assert_eq!(store.payloads("s").unwrap()[0].params.get(), text);
@@ -133,15 +120,7 @@ fn a_damaged_packed_row_is_a_named_error() {
     }
     let mut row = raw_row(&path, EVENTS, ("f", 0));
     row.truncate(row.len() / 2);
-    {
-        let db = redb::Builder::new()
-            .set_concurrency_mode(redb::ConcurrencyMode::MultiWriter)
-            .open(&path)
-            .unwrap();
-        let tx = db.begin_write().unwrap();
-        tx.open_table(EVENTS).unwrap().insert(("f", 0), row.as_slice()).unwrap();
-        tx.commit().unwrap();
-    }
+    put_raw(&path, &[(EVENTS, ("f", 0), &row)]);
     let err = Store::open(&path).unwrap().events("f").unwrap_err().to_string();
     assert!(err.contains("flow f: event 0") && !err.contains('\n'), "{err}");
 }

@@ -22,38 +22,6 @@ mod common;
 #[path = "common/first_frame.rs"]
 mod first_frame;
 
-/// `n` options. `STARTUP_SCALE_VARIED=1`: labels and descriptions drawn from 16 words in an
-/// order that does not repeat, for text that compresses like real text rather than a copied
-/// line (the store packs large rows; its figures depend on it).
-fn payload(n: usize) -> String {
-    const WORDS: [&str; 16] = [
-        "alpha", "build", "cache", "delta", "eager", "fault", "graph", "hover", "index", "joint", "kernel",
-        "layer", "merge", "node", "order", "probe",
-    ];
-    let varied = std::env::var("STARTUP_SCALE_VARIED").is_ok_and(|v| v == "1");
-    let mut x = 0x2545_F491_4F6C_DD1D_u64;
-    let mut word = || {
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
-        WORDS[(x % 16) as usize]
-    };
-    let options: Vec<serde_json::Value> = (0..n)
-        .map(|i| {
-            let (label, description) = if varied {
-                (
-                    format!("{} {} {i}", word(), word()),
-                    format!("{} the {} before {} {}", word(), word(), word(), word()),
-                )
-            } else {
-                (format!("Option number {i}"), "a short description".to_owned())
-            };
-            serde_json::json!({"value": format!("v{i}"), "label": label, "description": description})
-        })
-        .collect();
-    serde_json::json!({"questions": [{"id": "a", "prompt": "Pick one", "options": options}]}).to_string()
-}
-
 /// The peak resident set of `pid` in kB, as far as it has been seen.
 fn watch_peak(pid: u32, peak: Arc<AtomicU64>) {
     std::thread::spawn(move || {
@@ -102,10 +70,16 @@ fn run(bin: &Path, dir: &Path, file: &Path) -> (Duration, u64) {
 
 fn main() {
     let (_, bin) = common::release_binary();
+    // `STARTUP_SCALE_VARIED=1`: text that compresses like real text (the store packs large rows).
+    let sample_text = if std::env::var("STARTUP_SCALE_VARIED").is_ok_and(|v| v == "1") {
+        ask_schema::sample::SampleText::Varied
+    } else {
+        ask_schema::sample::SampleText::Repeated
+    };
     let dir = tempfile::tempdir().unwrap();
     std::fs::write(dir.path().join("keys.txt"), "down\n").unwrap();
     for (n, runs) in [(10_000, 15), (100_000, 9), (1_000_000, 5)] {
-        let text = payload(n);
+        let text = ask_schema::sample::options_payload(n, sample_text);
         let file = dir.path().join(format!("p{n}.json"));
         std::fs::write(&file, &text).unwrap();
         let mut times = Vec::new();

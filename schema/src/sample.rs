@@ -1,0 +1,64 @@
+//! Generated payloads for benchmarks and tests at scale: one question of `n` options, each with
+//! a value, a label and a description.
+
+/// How the options' labels and descriptions read.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SampleText {
+    /// `Option number {i}` and one fixed description: the same line again and again (the shape
+    /// the validation and start-up figures were first measured on; it compresses far better than
+    /// real text).
+    Repeated,
+    /// Words from a small vocabulary in an order that does not repeat: text that compresses about
+    /// 3×, like real text (the store packs large rows, so its figures depend on it).
+    Varied,
+}
+
+/// A payload of one question, `Pick one`, with `n` options, as compact JSON text.
+pub fn options_payload(n: usize, text: SampleText) -> String {
+    const WORDS: [&str; 16] = [
+        "alpha", "build", "cache", "delta", "eager", "fault", "graph", "hover", "index", "joint", "kernel",
+        "layer", "merge", "node", "order", "probe",
+    ];
+    // xorshift64: the same words in the same order on every run.
+    let mut x = 0x2545_F491_4F6C_DD1D_u64;
+    let mut word = || {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        WORDS[(x % 16) as usize]
+    };
+    let options: Vec<serde_json::Value> = (0..n)
+        .map(|i| {
+            let (label, description) = match text {
+                SampleText::Varied => (
+                    format!("{} {} {i}", word(), word()),
+                    format!("{} the {} before {} {}", word(), word(), word(), word()),
+                ),
+                SampleText::Repeated => (format!("Option number {i}"), "a short description".to_owned()),
+            };
+            serde_json::json!({"value": format!("v{i}"), "label": label, "description": description})
+        })
+        .collect();
+    serde_json::json!({"questions": [{"id": "a", "prompt": "Pick one", "options": options}]}).to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+
+    use super::*;
+    use crate::{FormSource, validate_text};
+
+    #[test]
+    fn both_kinds_are_valid_forms_of_n_options_and_only_varied_text_varies() {
+        for text in [SampleText::Repeated, SampleText::Varied] {
+            let form = validate_text(&options_payload(300, text), FormSource::Tool).unwrap();
+            assert_eq!(form.questions[0].options.len(), 300);
+        }
+        let form = validate_text(&options_payload(300, SampleText::Varied), FormSource::Tool).unwrap();
+        let descriptions: std::collections::HashSet<_> =
+            form.questions[0].options.iter().map(|o| o.description.clone()).collect();
+        assert!(descriptions.len() > 100, "{} distinct descriptions", descriptions.len());
+        assert_eq!(options_payload(50, SampleText::Varied), options_payload(50, SampleText::Varied));
+    }
+}
