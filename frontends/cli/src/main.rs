@@ -38,6 +38,7 @@ mod headless;
 mod host_link;
 mod inert;
 mod input;
+mod live;
 mod logging;
 mod nudge;
 mod paths;

@@ -1,0 +1,190 @@
+//! The live terminal frontend's loop: draw, read, commit, fold — until the flow completes —
+//! with the form's timeout and a watch on the config file.
+
+use std::path::Path;
+use std::sync::Arc;
+use std::time::{Duration, Instant, SystemTime};
+
+use ask_engine::{Event, FlowState};
+use ask_storage::DurableFlow;
+use ask_tui::terminal::{Input, LiveTerminal};
+
+use crate::exit::Status;
+use crate::runtime::{Report, config_display, finish, print_result};
+
+/// The form's timeout (issue 13.1): when it runs out — and an open editor has been idle for
+/// [`EDITOR_IDLE`], so nobody is cut off mid-word — the runtime commits `TimedOut`.
+pub(crate) struct Clock {
+    deadline: Option<(Instant, u64)>,
+    last_key: Instant,
+}
+
+/// How long an open editor must be left alone before a timeout closes the form.
+const EDITOR_IDLE: Duration = Duration::from_secs(5);
+/// The countdown shows for the form's last this many seconds.
+const COUNTDOWN: u64 = 30;
+
+impl Clock {
+    pub(crate) fn new(timeout: Option<Duration>) -> Clock {
+        let now = Instant::now();
+        Clock { deadline: timeout.map(|t| (now + t, t.as_secs())), last_key: now }
+    }
+
+    /// Whole seconds left, rounded up, while the countdown shows.
+    fn countdown(&self) -> Option<u64> {
+        let (deadline, _) = self.deadline?;
+        let left = deadline.saturating_duration_since(Instant::now());
+        let secs = left.as_secs() + u64::from(left.subsec_nanos() > 0);
+        (secs <= COUNTDOWN).then_some(secs)
+    }
+
+    /// The `TimedOut` event once the time is up and no one is typing.
+    fn expired(&self, editing: bool) -> Option<Event> {
+        let (deadline, seconds) = self.deadline?;
+        let now = Instant::now();
+        let idle = !editing || now.duration_since(self.last_key) >= EDITOR_IDLE;
+        (now >= deadline && idle).then_some(Event::TimedOut { seconds })
+    }
+
+    /// How long the loop may wait for input before the clock needs looking at again.
+    fn tick(&self, default: Duration) -> Duration {
+        match self.countdown() {
+            Some(_) => default.min(Duration::from_millis(200)),
+            None => default,
+        }
+    }
+}
+
+/// The most keys committed in one transaction: a burst longer than this is drawn in steps.
+const MAX_BURST: usize = 256;
+
+/// The live terminal loop: draw, read, commit, fold — until the flow completes.
+pub(crate) fn interactive(
+    session: &mut DurableFlow,
+    config: Option<&Path>,
+    (mut clock, mut nudger): (Clock, crate::nudge::Nudger),
+    report: Report,
+) -> anyhow::Result<Status> {
+    let shown = config_display(config);
+    let Ok(mut term) = LiveTerminal::open(shown.as_deref()) else {
+        print_result(&ask_engine::fallback_result(session.state().form()))?;
+        return Ok(Status::NoTerminal);
+    };
+    let size = term.size();
+    if size != session.state().size() {
+        session.push(Event::TerminalResized { size })?;
+    }
+    // Watch from before the first frame, so an edit made once the form shows is never missed.
+    let mut watch = ConfigWatch::new(config);
+    let view = |state: &FlowState, clock: &Clock| {
+        let mut view = state.view();
+        view.countdown = clock.countdown();
+        Arc::new(view)
+    };
+    term.draw(&view(session.state(), &clock))?;
+    term.enable_kitty_keys();
+    if nudger.opened() {
+        nudger.send(|b| term.write_raw(b));
+    }
+    // The first frame is up; keys typed from now on wait in the terminal until the opening
+    // commit is durable, and a failed one ends the run at once.
+    session.opened()?;
+    let mut shown_countdown = clock.countdown();
+    let mut next_input = None;
+    while session.state().outcome().is_none() {
+        // Poll faster while `@` paths are being looked up, so they show as soon as they arrive.
+        let tick =
+            if session.offers_pending() { Duration::from_millis(10) } else { Duration::from_millis(250) };
+        let input = match next_input.take() {
+            Some(input) => input,
+            None => term.next(nudger.wait(clock.tick(tick)))?,
+        };
+        let mut redraw = match input {
+            Input::Event(event) => {
+                clock.last_key = Instant::now();
+                nudger.key();
+                // Keys already waiting behind this one (a paste without bracketed paste, key
+                // repeat, a fast typist over ssh) are committed together and drawn once.
+                let mut burst = vec![event];
+                let after = term.waiting(&mut burst, MAX_BURST);
+                if burst.len() > 1 {
+                    tracing::debug!(events = burst.len(), "events committed together");
+                }
+                // What was read is committed even if reading on failed.
+                session.push_all(&burst)?;
+                next_input = after?;
+                true
+            }
+            Input::Focus(focused) => {
+                if nudger.focus(focused) {
+                    nudger.send(|b| term.write_raw(b));
+                }
+                false
+            }
+            Input::Signal => {
+                drop(term);
+                anyhow::bail!(
+                    "stopped by a signal; every answer so far is saved: `ask-user resume` continues"
+                );
+            }
+            Input::Gone => {
+                drop(term);
+                anyhow::bail!(
+                    "the terminal went away; every answer so far is saved: `ask-user resume` continues"
+                );
+            }
+            Input::Nothing => false,
+        };
+        redraw |= session.take_offers(Duration::ZERO)?;
+        // A config edit (e.g. keymaps) reaches the flow whenever the file changes on disk; our
+        // own toggle saves reload to the settings already in force and add nothing.
+        if watch.changed()
+            && let Some((settings, notices)) = config.and_then(ask_storage::reload_config)
+            && (settings != *session.state().settings() || notices != session.state().notices())
+        {
+            session.push(Event::SettingsChanged { settings: Box::new(settings), notices })?;
+            redraw = true;
+        }
+        if nudger.tick() {
+            nudger.send(|b| term.write_raw(b));
+        }
+        if let Some(timed_out) = clock.expired(session.state().editor().is_some()) {
+            tracing::info!("the form timed out");
+            session.push(timed_out)?;
+            break;
+        }
+        let countdown = clock.countdown();
+        redraw |= countdown != shown_countdown;
+        shown_countdown = countdown;
+        if redraw {
+            term.draw(&view(session.state(), &clock))?;
+        }
+    }
+    drop(term);
+    finish(session.state(), session.id(), report)
+}
+
+/// Notices when the config file changes on disk while a flow is open.
+struct ConfigWatch<'a> {
+    path: Option<&'a Path>,
+    seen: Option<(SystemTime, u64)>,
+}
+
+impl<'a> ConfigWatch<'a> {
+    fn new(path: Option<&'a Path>) -> ConfigWatch<'a> {
+        ConfigWatch { path, seen: path.and_then(stamp) }
+    }
+
+    fn changed(&mut self) -> bool {
+        let now = self.path.and_then(stamp);
+        let changed = now.is_some() && now != self.seen;
+        self.seen = now;
+        changed
+    }
+}
+
+/// Modification time and length: together they catch an edit within the same clock tick.
+fn stamp(path: &Path) -> Option<(SystemTime, u64)> {
+    let meta = std::fs::metadata(path).ok()?;
+    Some((meta.modified().ok()?, meta.len()))
+}
