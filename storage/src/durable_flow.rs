@@ -137,13 +137,9 @@ impl<'s> DurableFlow<'s> {
         let outcome = match std::mem::replace(&mut self.opening, Opening::Failed) {
             Opening::Durable => Ok(()),
             Opening::Failed => Err(StoreError::NotRecorded(self.id.clone())),
-            Opening::Running(commit) => commit.join().unwrap_or_else(|panic| {
-                let detail = panic.downcast_ref::<&str>().map_or("the opening commit stopped", |s| s);
-                Err(StoreError::Damaged {
-                    path: self.store.path().display().to_string(),
-                    detail: detail.to_owned(),
-                })
-            }),
+            Opening::Running(commit) => commit
+                .join()
+                .unwrap_or_else(|panic| Err(crate::store::damaged_by(self.store.path(), panic.as_ref()))),
         };
         if outcome.is_ok() {
             self.opening = Opening::Durable;

@@ -284,13 +284,16 @@ fn contain_panics<T>(path: &Path, f: impl FnOnce() -> Result<T, StoreError>) -> 
     let outer = CONTAINING.with(|c| c.replace(true));
     let result = catch_unwind(AssertUnwindSafe(f));
     CONTAINING.with(|c| c.set(outer));
-    result.unwrap_or_else(|panic| {
-        let detail = panic
-            .downcast_ref::<String>()
-            .map(String::as_str)
-            .or_else(|| panic.downcast_ref::<&str>().copied())
-            .unwrap_or("unknown failure")
-            .to_owned();
-        Err(StoreError::Damaged { path: path.display().to_string(), detail })
-    })
+    result.unwrap_or_else(|panic| Err(damaged_by(path, panic.as_ref())))
+}
+
+/// The error for a panic that stopped storage code working on `path`, in the panic's words.
+pub(crate) fn damaged_by(path: &Path, panic: &(dyn std::any::Any + Send)) -> StoreError {
+    let detail = panic
+        .downcast_ref::<String>()
+        .map(String::as_str)
+        .or_else(|| panic.downcast_ref::<&str>().copied())
+        .unwrap_or("unknown failure")
+        .to_owned();
+    StoreError::Damaged { path: path.display().to_string(), detail }
 }
