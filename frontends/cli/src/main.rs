@@ -98,7 +98,7 @@ fn main() -> ExitCode {
 
 /// The error and its causes on one line: each cause once (an I/O error is often repeated by the
 /// layer above it), control characters from files or payloads shown inert.
-fn one_line(e: &anyhow::Error) -> String {
+pub(crate) fn one_line(e: &anyhow::Error) -> String {
     let line = ask_storage::error_line(e.as_ref());
     line.chars()
         .map(|c| if c.is_control() { char::from_u32(0x2400 + (c as u32 & 0x1f)).unwrap_or('?') } else { c })
