@@ -42,19 +42,26 @@ impl QuestionType {
     }
 }
 
+/// An option's text: up to 24 bytes inline, longer on the heap; reads as `&str`.
+pub type Text = compact_str::CompactString;
+
 /// One declared option of a question.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct OptionItem {
     /// Stable machine value returned in `values`.
-    pub value: String,
+    #[schemars(with = "String")]
+    pub value: Text,
     /// Text shown to the user and returned in `labels`.
-    pub label: String,
+    #[schemars(with = "String")]
+    pub label: Text,
     /// Extra line shown under the option.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub description: Option<String>,
+    #[schemars(with = "Option<String>")]
+    pub description: Option<Text>,
     /// Text shown in the preview pane (required on `preview` questions).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub preview: Option<String>,
+    #[schemars(with = "Option<String>")]
+    pub preview: Option<Text>,
     /// Internal `/answer` marker: the question takes typed input only. Never on tool payloads.
     #[serde(default, skip_serializing_if = "is_false")]
     #[schemars(skip)]

@@ -17,7 +17,7 @@ mod output;
 pub mod sample;
 mod validate;
 
-pub use input::{Form, FormSource, OptionItem, Question, QuestionType};
+pub use input::{Form, FormSource, OptionItem, Question, QuestionType, Text};
 pub use json_schema::{details_schema, input_schema, lenient_input_schema, result_schema};
 pub use output::{
     Answer, Continuation, Details, ElaboratedQuestion, Elaboration, ElaborationItem, InputError, Issue, Mode,

@@ -22,8 +22,8 @@ pub fn answer_of(q: &Question, qs: &QuestionState) -> Option<Answer> {
     let mut a = Answer::default();
     for i in qs.selected_indices() {
         let opt = &q.options[i];
-        a.values.push(opt.value.clone());
-        a.labels.push(opt.label.clone());
+        a.values.push(opt.value.to_string());
+        a.labels.push(opt.label.to_string());
         a.indices.push(i + 1);
     }
     if qs.custom_selected() {
@@ -37,7 +37,7 @@ pub fn answer_of(q: &Question, qs: &QuestionState) -> Option<Answer> {
     let notes: IndexMap<String, String> = qs
         .selected_indices()
         .filter(|&i| !qs.option_note(i).is_empty())
-        .map(|i| (q.options[i].value.clone(), qs.option_note(i).to_owned()))
+        .map(|i| (q.options[i].value.to_string(), qs.option_note(i).to_owned()))
         .collect();
     if !notes.is_empty() {
         a.option_notes = Some(notes);
@@ -168,7 +168,7 @@ impl FlowState {
             }
             for (i, note) in qs.option_notes() {
                 let opt = &q.options[i];
-                let target = Target::Option { option_value: opt.value.clone() };
+                let target = Target::Option { option_value: opt.value.to_string() };
                 items.push(item(target, Some(opt.clone()), Some(qs.is_selected(i)), note));
             }
         }

@@ -72,7 +72,7 @@ pub(crate) fn note_lines(q: &Question, a: &Answer, indent: &str) -> Vec<String> 
         lines.push(format!("{indent}{} note: {note}", q.label));
     }
     for (value, note) in a.option_notes.iter().flatten() {
-        let label = q.options.iter().find(|o| &o.value == value).map_or(value.as_str(), |o| &o.label);
+        let label = q.options.iter().find(|o| o.value == value).map_or(value.as_str(), |o| &o.label);
         lines.push(format!("{indent}{} / {label} note: {note}", q.label));
     }
     lines

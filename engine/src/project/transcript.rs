@@ -90,8 +90,8 @@ fn option_labels(result: &ToolResult, id: &str) -> Vec<ask_schema::OptionItem> {
         .iter()
         .zip(&a.labels)
         .map(|(v, l)| ask_schema::OptionItem {
-            value: v.clone(),
-            label: l.clone(),
+            value: v.into(),
+            label: l.into(),
             description: None,
             preview: None,
             freeform: false,

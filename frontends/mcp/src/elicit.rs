@@ -107,7 +107,7 @@ pub fn events(form: &Form, content: &Map<String, Value>) -> Vec<Event> {
             out.extend([key(keys.question_note), Event::TextPasted { text: note }, key(keys.confirm)]);
         }
         let mut chosen: Vec<usize> = match content.get(&format!("q{n}")) {
-            Some(Value::String(v)) => q.options.iter().position(|o| &o.value == v).into_iter().collect(),
+            Some(Value::String(v)) => q.options.iter().position(|o| o.value == v).into_iter().collect(),
             Some(Value::Array(vs)) => q
                 .options
                 .iter()

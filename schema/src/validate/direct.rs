@@ -21,12 +21,12 @@ use serde::Deserialize;
 use serde::de::value::MapAccessDeserializer;
 use serde::de::{self, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 
-use crate::input::{Form, FormSource, OptionItem, Question, QuestionType};
+use crate::input::{Form, FormSource, OptionItem, Question, QuestionType, Text};
 
 /// The normalized form of `text`, or `None` when the tree validator must decide.
 pub fn form(text: &str, source: FormSource) -> Option<Form> {
     let Object(raw) = serde_json::from_str::<Object<RawForm>>(text).ok()?;
-    let title = optional(raw.title)?;
+    let title = optional(raw.title)?.map(Into::into);
     let questions = raw.questions.filter(|q| !q.is_empty())?;
     let questions: Vec<Question> = questions
         .into_iter()
@@ -63,12 +63,12 @@ fn question(q: RawQuestion, n: usize, source: FormSource) -> Option<Question> {
         return None;
     }
     Some(Question {
-        id: required(q.id)?,
+        id: required(q.id)?.into(),
         label: match optional(q.label)? {
-            Some(label) => label,
+            Some(label) => label.into(),
             None => format!("Q{n}"),
         },
-        prompt: required(q.prompt)?,
+        prompt: required(q.prompt)?.into(),
         kind,
         required: q.required.unwrap_or(false),
         options,
@@ -76,12 +76,12 @@ fn question(q: RawQuestion, n: usize, source: FormSource) -> Option<Question> {
 }
 
 /// A required text: present (not null) and not blank.
-fn required(text: Option<Trimmed>) -> Option<String> {
+fn required(text: Option<Trimmed>) -> Option<Text> {
     text.map(|t| t.0).filter(|t| !t.is_empty())
 }
 
 /// An optional text: `Some(None)` when absent or null, `None` (give up) when blank.
-fn optional(text: Option<Trimmed>) -> Option<Option<String>> {
+fn optional(text: Option<Trimmed>) -> Option<Option<Text>> {
     match text {
         None => Some(None),
         Some(Trimmed(t)) if t.is_empty() => None,
@@ -167,8 +167,9 @@ fn some_bool<'de, D: Deserializer<'de>>(d: D) -> Result<Option<bool>, D::Error> 
     bool::deserialize(d).map(Some)
 }
 
-/// A JSON string, trimmed and owned: the one allocation the form keeps.
-struct Trimmed(String);
+/// A JSON string, trimmed and owned: inline up to 24 bytes, else the one allocation the form
+/// keeps.
+struct Trimmed(Text);
 
 impl<'de> Deserialize<'de> for Trimmed {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
@@ -179,7 +180,7 @@ impl<'de> Deserialize<'de> for Trimmed {
                 f.write_str("a string")
             }
             fn visit_str<E: de::Error>(self, s: &str) -> Result<Trimmed, E> {
-                Ok(Trimmed(s.trim().to_owned()))
+                Ok(Trimmed(Text::from(s.trim())))
             }
         }
         d.deserialize_str(V)

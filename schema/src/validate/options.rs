@@ -108,7 +108,13 @@ impl Validator {
         let description = self.optional_text(obj, "description", || at("description"), || who("description"));
         let preview = self.preview(obj, &at, &who, kind);
         let freeform = matches!(super::field(obj, "freeform"), Some(Value::Bool(true)));
-        Some(OptionItem { value: value?, label: label?, description, preview: preview.ok()?, freeform })
+        Some(OptionItem {
+            value: value?.into(),
+            label: label?.into(),
+            description: description.map(Into::into),
+            preview: preview.ok()?.map(Into::into),
+            freeform,
+        })
     }
 
     /// `Err` when the option is invalid; `Ok(None)` when it simply has no preview.

@@ -114,10 +114,10 @@ mod tests {
 
     fn option(value: &str, description: Option<&str>, preview: Option<&str>, freeform: bool) -> OptionItem {
         OptionItem {
-            value: value.to_owned(),
-            label: format!("{value} \"label\"\n\u{e9}"),
-            description: description.map(str::to_owned),
-            preview: preview.map(str::to_owned),
+            value: value.into(),
+            label: format!("{value} \"label\"\n\u{e9}").into(),
+            description: description.map(Into::into),
+            preview: preview.map(Into::into),
             freeform,
         }
     }

