@@ -184,16 +184,30 @@ fn spec9_corrupt_store_gives_a_one_line_error_moves_it_aside_and_the_next_run_wo
     assert_eq!(again.code, 3, "a new store: {}", again.stderr);
 }
 
-/// The store opens while the payload is validated: an invalid payload still gets its issues
-/// (exit 2), and a damaged store found meanwhile is still moved aside out loud, not in silence.
-#[test]
-fn spec9_an_invalid_payload_is_answered_and_a_damaged_store_found_meanwhile_is_still_said() {
+/// The store opens while the payload is read and validated: a payload that is invalid or cannot
+/// be read still decides the answer, and a damaged store found meanwhile is still moved aside
+/// out loud, not in silence.
+#[rstest::rstest]
+#[case::invalid_payload(Some(r#"{"questions":[]}"#), 2, 1)]
+#[case::unreadable_payload(None, 5, 2)]
+fn spec9_the_payload_decides_and_a_damaged_store_found_meanwhile_is_still_said(
+    #[case] payload: Option<&str>,
+    #[case] code: i32,
+    #[case] stderr_lines: usize,
+) {
     let sb = Sandbox::new();
     std::fs::write(sb.store(), b"garbage garbage garbage").unwrap();
-    let r = sb.run(&["ask", s(&sb.file("bad.json", r#"{"questions":[]}"#)), "--no-ui"]);
-    assert_eq!(r.code, 2, "{}", r.stderr);
-    assert_eq!(r.json()["details"]["error"]["kind"], "invalid_input", "{}", r.stdout);
-    assert_eq!(r.stderr.lines().count(), 1, "{}", r.stderr);
+    let file = match payload {
+        Some(text) => sb.file("bad.json", text),
+        None => sb.path("missing.json"),
+    };
+    let r = sb.run(&["ask", s(&file), "--no-ui"]);
+    assert_eq!(r.code, code, "{}", r.stderr);
+    match payload {
+        Some(_) => assert_eq!(r.json()["details"]["error"]["kind"], "invalid_input", "{}", r.stdout),
+        None => assert!(r.stderr.contains("cannot read payload"), "{}", r.stderr),
+    }
+    assert_eq!(r.stderr.lines().count(), stderr_lines, "{}", r.stderr);
     assert!(r.stderr.contains("store.redb") && r.stderr.contains("moved aside to"), "{}", r.stderr);
     let again = sb.run(&["ask", s(&sb.file("p.json", PAYLOAD)), "--no-ui"]);
     assert_eq!(again.code, 3, "a new store: {}", again.stderr);

@@ -41,15 +41,17 @@ pub fn run_ask(args: &AskArgs) -> anyhow::Result<Status> {
         let loaded = load_form(args.file.as_deref());
         (loaded, store.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic)))
     });
+    // When the payload decides the run (its issues, or why it could not be read), a store that
+    // failed to open meanwhile — a damaged one is moved aside — is still said, not dropped.
+    if !matches!(loaded, Ok(Ok(_)))
+        && let Err(e) = &store
+    {
+        errln!("ask-user: {}", crate::one_line(e));
+    }
     let (form, text) = match loaded? {
         Ok(loaded) => loaded,
         Err(issues) => {
             tracing::info!(issues = issues.len(), "invalid payload");
-            // The payload's issues are the answer; a store that failed to open (a damaged one
-            // is moved aside) is still said, never passed over in silence.
-            if let Err(e) = &store {
-                errln!("ask-user: {}", crate::one_line(e));
-            }
             print_result(&invalid_result(issues))?;
             return Ok(Status::Invalid);
         }
