@@ -14,8 +14,8 @@
 //! `schema/tests/direct_parse.rs` holds it to that).
 
 use std::collections::HashSet;
-use std::hash::{BuildHasher, BuildHasherDefault, Hasher};
 use std::fmt;
+use std::hash::{BuildHasher, BuildHasherDefault, Hasher};
 use std::marker::PhantomData;
 
 use serde::Deserialize;

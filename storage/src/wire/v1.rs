@@ -1,9 +1,12 @@
 //! Event encoding version 1, frozen: the exact JSON ask-user 0.1 wrote. These types mirror that
 //! JSON and nothing else, so a change to the engine's or the schema's types can never change
-//! what an old log means. Never edit them; add a new version instead.
+//! what an old log means. Never edit their JSON; add a new version instead. (A field's Rust type
+//! may change where its JSON cannot: option texts are `CompactString`, a JSON string like
+//! `String`, so decoding hands them to the form without a copy; the byte-identical replay tests
+//! guard it.)
 
+use compact_str::CompactString as Text;
 use serde::{Deserialize, Serialize};
-use ask_schema::Text;
 
 /// A flow event as version 1 wrote it (`{"type":"KeyPressed","key":"down","v":1}`).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
