@@ -121,10 +121,7 @@ impl<'s> DurableFlow<'s> {
         let mut state = FlowState::default();
         state.apply(&opened);
         let id = record.id.clone();
-        let commit = scope.spawn(move || {
-            let payload = payload.map(|(session, make)| make().map(|entry| (session, entry))).transpose()?;
-            store.open_flow(&record, &opened, payload.as_ref().map(|(session, entry)| (*session, entry)))
-        });
+        let commit = scope.spawn(move || store.open_flow_making(&record, &opened, payload));
         let mut flow = Self::new(store, id, state);
         flow.opening = Opening::Running(commit);
         flow

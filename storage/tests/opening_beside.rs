@@ -125,3 +125,60 @@ fn a_payload_text_that_is_not_json_fails_the_opening_and_records_nothing() {
     assert!(store.events("f").unwrap().is_empty());
     assert!(store.payloads("s").unwrap().is_empty());
 }
+
+/// An opening of `options` options (a large form's rows are made on two threads).
+fn opened_with(options: usize) -> Event {
+    let text = ask_schema::sample::options_payload(options, ask_schema::sample::SampleText::Repeated);
+    let form = ask_schema::validate_text(&text, FormSource::Tool).unwrap();
+    Event::FlowOpened {
+        form: form.into(),
+        settings: Box::default(),
+        origin: Origin::tool(),
+        size: Size::default(),
+        notices: vec![],
+    }
+}
+
+/// The payload row is made beside the opening event when the form is large (serially when it
+/// is small): either way both land in the one commit, and a payload that fails or panics while
+/// it is made ends the opening in one line and records nothing.
+#[rstest::rstest]
+fn the_payload_row_lands_with_the_opening_or_nothing_does(
+    #[values(2, 3_000)] options: usize,
+    #[values("ok", "not json", "panic")] making: &str,
+) {
+    let dir = tempfile::tempdir().unwrap();
+    let store = Store::open(&dir.path().join("s.redb")).unwrap();
+    let event = opened_with(options);
+    std::thread::scope(|scope| {
+        let make: MakePayload = match making {
+            "ok" => Box::new(|| PayloadEntry::from_text(r#"{"questions":[]}"#.into(), 1, FormSource::Tool, None)),
+            "not json" => Box::new(|| PayloadEntry::from_text("not json".into(), 1, FormSource::Tool, None)),
+            _ => Box::new(|| panic!("payload entry went wrong")),
+        };
+        let mut flow = DurableFlow::start_beside(
+            scope,
+            &store,
+            FlowRecord::new("f", "ask", "s", 0),
+            event.clone(),
+            Some(("s", make)),
+        );
+        match (making, flow.opened()) {
+            ("ok", outcome) => outcome.unwrap(),
+            ("not json", Err(StoreError::Encode(_))) => {}
+            ("panic", Err(err @ StoreError::Damaged { .. })) => {
+                let line = err.to_string();
+                assert!(line.contains("payload entry went wrong") && !line.contains('\n'), "{line}");
+            }
+            (_, outcome) => panic!("{making}: {outcome:?}"),
+        }
+    });
+    if making == "ok" {
+        assert_eq!(store.events("f").unwrap(), vec![event]);
+        assert_eq!(store.payloads("s").unwrap().len(), 1);
+    } else {
+        assert!(store.flow("f").unwrap().is_none());
+        assert!(store.events("f").unwrap().is_empty());
+        assert!(store.payloads("s").unwrap().is_empty());
+    }
+}

@@ -72,8 +72,7 @@ pub const PAYLOAD_VERSION: u32 = 1;
 impl Store {
     /// Appends a payload to a session, durably.
     pub fn save_payload(&self, session: &str, entry: &PayloadEntry) -> Result<(), StoreError> {
-        let bytes = serde_json::to_vec(entry).map_err(|e| StoreError::Encode(crate::wire::EncodeError(e)))?;
-        self.append_row(PAYLOADS, session, &packed::pack(bytes)).map(|_| ())
+        self.append_row(PAYLOADS, session, &payload_row(entry)?).map(|_| ())
     }
 
     /// A session's payloads, oldest first; entries that cannot be decoded, or of a version this
@@ -88,4 +87,10 @@ impl Store {
             .filter(|p| p.version <= PAYLOAD_VERSION)
             .collect())
     }
+}
+
+/// A payload entry as its store row (packed when large).
+pub(super) fn payload_row(entry: &PayloadEntry) -> Result<Vec<u8>, StoreError> {
+    let bytes = serde_json::to_vec(entry).map_err(|e| StoreError::Encode(crate::wire::EncodeError(e)))?;
+    Ok(packed::pack(bytes))
 }
