@@ -23,7 +23,7 @@ pub use output::{
     Answer, Continuation, Details, ElaboratedQuestion, Elaboration, ElaborationItem, InputError, Issue, Mode,
     NextAction, QuestionMeta, QuestionStateEntry, QuestionStatus, Strategy, Target, TextContent, ToolResult,
 };
-pub use validate::{direct_form, parse_json, validate, validate_text};
+pub use validate::{direct_form, parse_json, strict_form, validate, validate_text};
 
 /// Re-exported so hosts can build `answers` maps in question order.
 pub use indexmap::IndexMap;

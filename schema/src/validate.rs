@@ -26,17 +26,24 @@ pub fn validate(raw: &Value, source: FormSource) -> Result<Form, Vec<Issue>> {
 /// straight into the form, and only one that is not (or not JSON) is parsed into a tree for the
 /// issue list.
 pub fn validate_text(text: &str, source: FormSource) -> Result<Form, Vec<Issue>> {
-    match direct::form(text, source) {
+    match direct_form(text, source) {
         Some(form) => Ok(form),
         None => validate(&parse_json(text)?, source),
     }
 }
 
 /// The fast path of [`validate_text`] on its own: the normalized form of a valid payload in our
-/// shape, read straight from the text; `None` for anything else (invalid, another tool's shape,
-/// not JSON), which only the tree validator answers. Public for its tests and benchmark.
+/// shape, read straight from the text (by the strict reader, else by serde's); `None` for
+/// anything else (invalid, another tool's shape, not JSON), which only the tree validator
+/// answers. Public for its tests and benchmark.
 pub fn direct_form(text: &str, source: FormSource) -> Option<Form> {
-    direct::form(text, source)
+    strict::form(text, source, strict::SPLIT_FROM).or_else(|| direct::form(text, source))
+}
+
+/// The strict reader of the fast path on its own, reading options on a second thread in texts
+/// of `split_from` bytes or more (0: always try). Public for its tests and benchmark.
+pub fn strict_form(text: &str, source: FormSource, split_from: usize) -> Option<Form> {
+    strict::form(text, source, split_from)
 }
 
 /// The raw JSON value of a payload's text, or the one issue saying in plain words why it is not
@@ -245,6 +252,7 @@ impl Validator {
 mod dialect;
 mod direct;
 mod options;
+mod strict;
 
 /// Records `key` as seen at `position`; for a repeat, gives the position it was first seen at.
 fn first_seen<K: Eq + std::hash::Hash, S: std::hash::BuildHasher>(

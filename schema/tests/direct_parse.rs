@@ -3,7 +3,7 @@
 //! shape takes it; and `validate_text` answers exactly as parsing then validating does.
 #![allow(clippy::unwrap_used, clippy::expect_used)] // tests fail loudly by design
 
-use ask_schema::{Form, FormSource, Issue, direct_form, parse_json, validate, validate_text};
+use ask_schema::{Form, FormSource, Issue, direct_form, parse_json, strict_form, validate, validate_text};
 use proptest::prelude::*;
 use rstest::rstest;
 use serde_json::{Map, Value, json};
@@ -18,6 +18,12 @@ fn agrees(text: &str) {
         let expected = tree(text, source);
         if let Some(fast) = direct_form(text, source) {
             assert_eq!(Ok(&fast), expected.as_ref(), "fast path accepted differently: {text}");
+        }
+        // The strict reader alone, on one thread and with a second one started at its guess.
+        for split_from in [usize::MAX, 0] {
+            if let Some(strict) = strict_form(text, source, split_from) {
+                assert_eq!(Ok(&strict), expected.as_ref(), "strict reader accepted differently: {text}");
+            }
         }
         assert_eq!(validate_text(text, source), expected, "validate_text differs: {text}");
     }
@@ -59,6 +65,10 @@ fn every_example_takes_the_fast_path_to_the_same_form(#[case] file: &str) {
 #[case::near_miss_null(
     r#"{"questions":[{"id":"a","prompt":"P","choices":null,"options":[{"value":"x","label":"L"}]}]}"#
 )]
+// A raw tab inside a string (not JSON: it must be written `\t`).
+#[case::raw_control_character(
+    "{\"questions\":[{\"id\":\"a\",\"prompt\":\"P\tQ\",\"options\":[{\"value\":\"x\",\"label\":\"L\"}]}]}"
+)]
 #[case::trailing_text(r#"{"questions":[{"id":"a","prompt":"P","options":[{"value":"x","label":"L"}]}]} x"#)]
 #[case::duplicate_values_after_trim(r#"{"questions":[{"id":"a","prompt":"P","options":[{"value":"x","label":"L"},{"value":" x","label":"M"}]}]}"#)]
 #[case::blank_preview_on_single(
@@ -89,6 +99,67 @@ fn freeform_marker_is_direct_only_alone_on_answer_forms() {
     assert!(direct_form(beside, FormSource::AnswerExtraction).is_none());
     agrees(alone);
     agrees(beside);
+}
+
+/// Payloads of many options, read with the second thread started at the first `{` past the
+/// middle: at an option (its work is taken), inside a string, at a question, in another
+/// question's list, or in a half that the strict reader gives up on.
+#[rstest]
+#[case::guess_at_an_option(many(60, "", false), true)]
+#[case::guess_at_an_option_pretty(pretty(&many(60, "", false)), true)]
+#[case::braces_inside_texts(many(60, "{a} {b}", false), true)]
+#[case::guess_at_a_question(questions(40), true)]
+#[case::guess_in_the_second_question(two_lists(10, 80), true)]
+#[case::unknown_field_in_the_second_half(with_at(many(60, "", false), 50, r#""extra":1,"#), false)]
+#[case::value_repeated_across_halves(many(60, "", false).replacen(r#""value":"v50""#, r#""value":"v3""#, 1), false)]
+#[case::trailing_comma_in_the_second_half(many(60, "", true), false)]
+fn a_second_thread_reads_the_same_options(#[case] text: String, #[case] strict_reads_it: bool) {
+    agrees(&text);
+    let split = strict_form(&text, FormSource::Tool, 0);
+    assert_eq!(split, strict_form(&text, FormSource::Tool, usize::MAX), "{text}");
+    assert_eq!(split.is_some(), strict_reads_it, "{text}");
+    if !strict_reads_it {
+        // Unknown fields are serde's to read; a repeated value or a trailing comma is refused.
+        assert_eq!(direct_form(&text, FormSource::Tool).is_some(), text.contains("extra"), "{text}");
+    }
+}
+
+fn many(n: usize, extra: &str, trailing_comma: bool) -> String {
+    let options: Vec<String> = (0..n)
+        .map(|i| format!(r#"{{"value":"v{i}","label":"Option {i} {extra}","description":"d {extra}"}}"#))
+        .collect();
+    let comma = if trailing_comma { "," } else { "" };
+    format!(
+        r#"{{"title":"T","questions":[{{"id":"q","prompt":"Pick","options":[{}{comma}]}}]}}"#,
+        options.join(",")
+    )
+}
+
+fn pretty(text: &str) -> String {
+    serde_json::to_string_pretty(&serde_json::from_str::<Value>(text).unwrap()).unwrap()
+}
+
+fn questions(n: usize) -> String {
+    let qs: Vec<String> = (0..n)
+        .map(|i| format!(r#"{{"id":"q{i}","prompt":"P","options":[{{"value":"a","label":"A"}}]}}"#))
+        .collect();
+    format!(r#"{{"questions":[{}]}}"#, qs.join(","))
+}
+
+fn two_lists(first: usize, second: usize) -> String {
+    let list = |n: usize| {
+        (0..n).map(|i| format!(r#"{{"value":"v{i}","label":"L{i}"}}"#)).collect::<Vec<_>>().join(",")
+    };
+    format!(
+        r#"{{"questions":[{{"id":"a","prompt":"P","options":[{}]}},{{"id":"b","prompt":"Q","type":"multi","options":[{}]}}]}}"#,
+        list(first),
+        list(second)
+    )
+}
+
+/// `text` with `field` put first in option `i`.
+fn with_at(text: String, i: usize, field: &str) -> String {
+    text.replacen(&format!(r#"{{"value":"v{i}""#), &format!(r#"{{{field}"value":"v{i}""#), 1)
 }
 
 // ---- generated payloads ----
@@ -291,6 +362,9 @@ proptest! {
     fn every_valid_payload_in_our_shape_takes_the_fast_path(text in valid_payload()) {
         let fast = direct_form(&text, FormSource::Tool);
         prop_assert!(fast.is_some(), "fell back on a valid payload: {}", text);
-        prop_assert_eq!(Ok(fast.unwrap()), tree(&text, FormSource::Tool));
+        prop_assert_eq!(Ok(fast.clone().unwrap()), tree(&text, FormSource::Tool));
+        for split_from in [usize::MAX, 0] {
+            prop_assert_eq!(&strict_form(&text, FormSource::Tool, split_from), &fast, "strict reader: {}", text);
+        }
     }
 }

@@ -152,7 +152,9 @@ fn the_payload_row_lands_with_the_opening_or_nothing_does(
     let event = opened_with(options);
     std::thread::scope(|scope| {
         let make: MakePayload = match making {
-            "ok" => Box::new(|| PayloadEntry::from_text(r#"{"questions":[]}"#.into(), 1, FormSource::Tool, None)),
+            "ok" => {
+                Box::new(|| PayloadEntry::from_text(r#"{"questions":[]}"#.into(), 1, FormSource::Tool, None))
+            }
             "not json" => Box::new(|| PayloadEntry::from_text("not json".into(), 1, FormSource::Tool, None)),
             _ => Box::new(|| panic!("payload entry went wrong")),
         };

@@ -26,7 +26,12 @@ use crate::input::{Form, FormSource, OptionItem, Question, QuestionType, Text};
 
 /// The normalized form of `text`, or `None` when the tree validator must decide.
 pub fn form(text: &str, source: FormSource) -> Option<Form> {
-    let Object(raw) = serde_json::from_str::<Object<RawForm>>(text).ok()?;
+    finish(serde_json::from_str::<Object<RawForm>>(text).ok()?.0, source)
+}
+
+/// The form of a payload's fields as read (here, or by [`super::strict`]), or `None` at the
+/// first thing that is not exactly valid.
+pub(super) fn finish(raw: RawForm, source: FormSource) -> Option<Form> {
     let title = optional(raw.title)?.map(Into::into);
     let questions = raw.questions.filter(|q| !q.is_empty())?;
     let questions: Vec<Question> = questions
@@ -116,46 +121,46 @@ fn optional(text: Option<Trimmed>) -> Option<Option<Text>> {
 }
 
 #[derive(Deserialize)]
-struct RawForm {
-    title: Option<Trimmed>,
-    questions: Option<Vec<Object<RawQuestion>>>,
+pub(super) struct RawForm {
+    pub(super) title: Option<Trimmed>,
+    pub(super) questions: Option<Vec<Object<RawQuestion>>>,
 }
 
 #[derive(Deserialize)]
-struct RawQuestion {
-    id: Option<Trimmed>,
-    label: Option<Trimmed>,
-    prompt: Option<Trimmed>,
+pub(super) struct RawQuestion {
+    pub(super) id: Option<Trimmed>,
+    pub(super) label: Option<Trimmed>,
+    pub(super) prompt: Option<Trimmed>,
     #[serde(rename = "type")]
-    kind: Option<Trimmed>,
-    required: Option<bool>,
-    options: Option<Options>,
+    pub(super) kind: Option<Trimmed>,
+    pub(super) required: Option<bool>,
+    pub(super) options: Option<Options>,
     #[serde(default, rename = "multiSelect")]
-    multi_select: Present,
+    pub(super) multi_select: Present,
     #[serde(default, rename = "multi_select")]
-    multi_select_snake: Present,
+    pub(super) multi_select_snake: Present,
     #[serde(default)]
-    question: Present,
+    pub(super) question: Present,
     #[serde(default)]
-    header: Present,
+    pub(super) header: Present,
     #[serde(default)]
-    choices: Present,
+    pub(super) choices: Present,
 }
 
 #[derive(Deserialize)]
-struct RawOption {
-    value: Option<Trimmed>,
-    label: Option<Trimmed>,
-    description: Option<Trimmed>,
-    preview: Option<Trimmed>,
+pub(super) struct RawOption {
+    pub(super) value: Option<Trimmed>,
+    pub(super) label: Option<Trimmed>,
+    pub(super) description: Option<Trimmed>,
+    pub(super) preview: Option<Trimmed>,
     /// `null` is an issue here (the marker must be a boolean), not an absent field.
     #[serde(default, deserialize_with = "some_bool")]
-    freeform: Option<bool>,
+    pub(super) freeform: Option<bool>,
 }
 
 /// A question's options, each checked as it is read (what can be checked without the question's
 /// type and source), so the list is built once, in its final shape.
-struct Options(Vec<OptionItem>);
+pub(super) struct Options(pub(super) Vec<OptionItem>);
 
 impl<'de> Deserialize<'de> for Options {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
@@ -178,7 +183,7 @@ impl<'de> Deserialize<'de> for Options {
     }
 }
 
-fn option(o: RawOption) -> Option<OptionItem> {
+pub(super) fn option(o: RawOption) -> Option<OptionItem> {
     let preview = optional(o.preview)?;
     Some(OptionItem {
         value: required(o.value)?,
@@ -195,7 +200,7 @@ fn some_bool<'de, D: Deserializer<'de>>(d: D) -> Result<Option<bool>, D::Error> 
 
 /// A JSON string, trimmed and owned: inline up to 24 bytes, else the one allocation the form
 /// keeps.
-struct Trimmed(Text);
+pub(super) struct Trimmed(pub(super) Text);
 
 impl<'de> Deserialize<'de> for Trimmed {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
@@ -215,7 +220,7 @@ impl<'de> Deserialize<'de> for Trimmed {
 
 /// Whether a field is there at all, whatever its value (`null` included).
 #[derive(Default)]
-struct Present(bool);
+pub(super) struct Present(pub(super) bool);
 
 impl<'de> Deserialize<'de> for Present {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
@@ -225,7 +230,7 @@ impl<'de> Deserialize<'de> for Present {
 
 /// A struct read from a JSON object only: a derived `Deserialize` also takes an array of the
 /// fields in order, which the tree validator refuses ("must be an object").
-struct Object<T>(T);
+pub(super) struct Object<T>(pub(super) T);
 
 impl<'de, T: Deserialize<'de>> Deserialize<'de> for Object<T> {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {

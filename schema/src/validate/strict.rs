@@ -1,0 +1,307 @@
+//! The first try of validation (issue 15.2): a reader for payloads in exactly our shape, written
+//! for speed, that reads a large options list on two threads.
+//!
+//! It reads JSON objects with only the fields this schema names, strings (escaped ones decoded
+//! by serde_json), `true`, `false` and `null`, and builds the same raw fields [`super::direct`]
+//! reads with serde, then checks them with the same functions. At anything else — an unknown or
+//! repeated field, a number, another tool's shape, text that is not JSON — it gives up, and
+//! serde's reader (which ignores unknown fields) and then the tree validator answer. So, like
+//! that reader, it only ever says yes; a property test in `schema/tests/direct_parse.rs` holds
+//! its yes to theirs.
+//!
+//! Two threads: in a text of [`SPLIT_FROM`] bytes or more, a second thread starts reading
+//! options at a guess — the first `{` past the middle — until its list's `]`. Its work is used
+//! only if this thread, reading from the start, reaches an option that begins at exactly that
+//! byte: from there the second thread read what this one would have (an option is read the same
+//! way in any list), and this one jumps past the `]`. A guess inside a string, or at another
+//! kind of object, is never reached as an option's start, and its work is dropped.
+
+use std::borrow::Cow;
+use std::thread::{Scope, ScopedJoinHandle};
+
+use super::direct::{Object, Options, Present, RawForm, RawOption, RawQuestion, Trimmed, finish, option};
+use crate::input::{Form, FormSource, OptionItem, Text};
+
+/// Texts at least this long get the second thread (below it, a thread costs more than it saves).
+pub const SPLIT_FROM: usize = 512 * 1024;
+
+/// The normalized form of `text`, or `None` when the slower readers must decide. A second
+/// thread reads the options from the middle on when `text` is `split_from` bytes or longer.
+pub fn form(text: &str, source: FormSource, split_from: usize) -> Option<Form> {
+    std::thread::scope(|scope| {
+        let mut reader = Reader::new(text, 0);
+        if text.len() >= split_from {
+            reader.split = guess(text).map(|at| Split::start(scope, text, at));
+        }
+        let raw = reader.payload()?;
+        finish(raw, source)
+    })
+}
+
+/// The first `{` past the middle of `text`.
+fn guess(text: &str) -> Option<usize> {
+    let middle = text.len() / 2;
+    memchr::memchr(b'{', &text.as_bytes()[middle..]).map(|k| middle + k)
+}
+
+/// Options read by the second thread from `at` to the end of their list: the options and the
+/// byte after the list's `]`, or `None` where the reader gives up.
+type Tail = Option<(Vec<OptionItem>, usize)>;
+
+struct Split<'scope> {
+    at: usize,
+    tail: ScopedJoinHandle<'scope, Tail>,
+}
+
+impl<'scope> Split<'scope> {
+    fn start<'env>(scope: &'scope Scope<'scope, 'env>, text: &'env str, at: usize) -> Self {
+        let tail = scope.spawn(move || {
+            let mut reader = Reader::new(text, at);
+            let mut out = Vec::new();
+            loop {
+                out.push(option(reader.option()?)?);
+                match reader.next_byte()? {
+                    b',' => {}
+                    b']' => return Some((out, reader.i)),
+                    _ => return None,
+                }
+            }
+        });
+        Split { at, tail }
+    }
+}
+
+struct Reader<'a, 'scope> {
+    text: &'a str,
+    bytes: &'a [u8],
+    i: usize,
+    split: Option<Split<'scope>>,
+}
+
+impl<'a, 'scope> Reader<'a, 'scope> {
+    fn new(text: &'a str, at: usize) -> Self {
+        Reader { text, bytes: text.as_bytes(), i: at, split: None }
+    }
+
+    fn payload(&mut self) -> Option<RawForm> {
+        let mut raw = RawForm { title: None, questions: None };
+        let mut seen = [false; 2];
+        self.object(|r, key| {
+            let n = ["title", "questions"].iter().position(|k| *k == key)?;
+            if std::mem::replace(&mut seen[n], true) {
+                return None;
+            }
+            if n == 0 {
+                raw.title = r.text()?;
+            } else {
+                let mut questions = Vec::new();
+                r.list(|r| r.question().map(|q| questions.push(Object(q))))?;
+                raw.questions = Some(questions);
+            }
+            Some(())
+        })?;
+        self.skip_space();
+        (self.i == self.bytes.len()).then_some(raw)
+    }
+
+    fn question(&mut self) -> Option<RawQuestion> {
+        let mut q = RawQuestion {
+            id: None,
+            label: None,
+            prompt: None,
+            kind: None,
+            required: None,
+            options: None,
+            multi_select: Present(false),
+            multi_select_snake: Present(false),
+            question: Present(false),
+            header: Present(false),
+            choices: Present(false),
+        };
+        // A field given twice, even as null, is left to serde, which refuses it.
+        let mut seen = [false; 6];
+        self.object(|r, key| {
+            let n =
+                ["id", "label", "prompt", "type", "required", "options"].iter().position(|k| *k == key)?;
+            if std::mem::replace(&mut seen[n], true) {
+                return None;
+            }
+            match n {
+                0 => q.id = r.text()?,
+                1 => q.label = r.text()?,
+                2 => q.prompt = r.text()?,
+                3 => q.kind = r.text()?,
+                4 => q.required = r.boolean_or_null()?,
+                _ => q.options = Some(Options(r.options()?)),
+            }
+            Some(())
+        })?;
+        Some(q)
+    }
+
+    /// A list of options, each checked as it is read.
+    fn options(&mut self) -> Option<Vec<OptionItem>> {
+        let mut out = Vec::new();
+        self.expect(b'[')?;
+        if self.peek()? == b']' {
+            self.i += 1;
+            return Some(out);
+        }
+        loop {
+            self.skip_space();
+            if self.split.as_ref().is_some_and(|s| s.at == self.i) {
+                // The second thread started at exactly this option: take what it read.
+                let split = self.split.take()?;
+                let (tail, end) = split.tail.join().ok()??;
+                out.extend(tail);
+                self.i = end;
+                return Some(out);
+            }
+            out.push(option(self.option()?)?);
+            match self.next_byte()? {
+                b',' => {}
+                b']' => return Some(out),
+                _ => return None,
+            }
+        }
+    }
+
+    fn option(&mut self) -> Option<RawOption> {
+        let mut o = RawOption { value: None, label: None, description: None, preview: None, freeform: None };
+        let mut seen = [false; 5];
+        self.object(|r, key| {
+            let n =
+                ["value", "label", "description", "preview", "freeform"].iter().position(|k| *k == key)?;
+            if std::mem::replace(&mut seen[n], true) {
+                return None;
+            }
+            match n {
+                0 => o.value = r.text()?,
+                1 => o.label = r.text()?,
+                2 => o.description = r.text()?,
+                3 => o.preview = r.text()?,
+                // The marker must be a boolean: null is an issue, not an absent field.
+                _ => o.freeform = Some(r.boolean_or_null()??),
+            }
+            Some(())
+        })?;
+        Some(o)
+    }
+
+    /// `{ "key": value, … }`, each value read by `field` (which gives up on a key it does not
+    /// know). An empty object is fine.
+    fn object(&mut self, mut field: impl FnMut(&mut Self, &str) -> Option<()>) -> Option<()> {
+        self.expect(b'{')?;
+        if self.peek()? == b'}' {
+            self.i += 1;
+            return Some(());
+        }
+        loop {
+            let key = self.string()?;
+            self.expect(b':')?;
+            field(self, &key)?;
+            match self.next_byte()? {
+                b',' => {}
+                b'}' => return Some(()),
+                _ => return None,
+            }
+        }
+    }
+
+    /// `[ item, … ]`, each item read by `item`.
+    fn list(&mut self, mut item: impl FnMut(&mut Self) -> Option<()>) -> Option<()> {
+        self.expect(b'[')?;
+        if self.peek()? == b']' {
+            self.i += 1;
+            return Some(());
+        }
+        loop {
+            item(self)?;
+            match self.next_byte()? {
+                b',' => {}
+                b']' => return Some(()),
+                _ => return None,
+            }
+        }
+    }
+
+    /// A string, trimmed, or `null` (`Some(None)`).
+    fn text(&mut self) -> Option<Option<Trimmed>> {
+        if self.literal(b"null") {
+            return Some(None);
+        }
+        Some(Some(Trimmed(Text::from(self.string()?.trim()))))
+    }
+
+    /// `true`, `false`, or `null` (`Some(None)`).
+    fn boolean_or_null(&mut self) -> Option<Option<bool>> {
+        if self.literal(b"true") {
+            Some(Some(true))
+        } else if self.literal(b"false") {
+            Some(Some(false))
+        } else if self.literal(b"null") {
+            Some(None)
+        } else {
+            None
+        }
+    }
+
+    /// A JSON string: borrowed when it has no escapes, else decoded by serde_json (which also
+    /// refuses bad escapes and raw control characters in the rest of it).
+    fn string(&mut self) -> Option<Cow<'a, str>> {
+        self.expect(b'"')?;
+        let start = self.i;
+        let mut end = start + memchr::memchr2(b'"', b'\\', self.bytes.get(start..)?)?;
+        if self.bytes[end] == b'"' {
+            // JSON strings hold no raw control characters (checked without an early exit, so
+            // the loop vectorizes).
+            if self.bytes[start..end].iter().fold(false, |any, &b| any | (b < 0x20)) {
+                return None;
+            }
+            self.i = end + 1;
+            return Some(Cow::Borrowed(self.text.get(start..end)?));
+        }
+        while self.bytes[end] != b'"' {
+            end = match self.bytes[end] {
+                b'\\' => end + 2,
+                _ => end + memchr::memchr2(b'"', b'\\', self.bytes.get(end..)?)?,
+            };
+            self.bytes.get(end)?;
+        }
+        let decoded: String = serde_json::from_str(self.text.get(start - 1..=end)?).ok()?;
+        self.i = end + 1;
+        Some(Cow::Owned(decoded))
+    }
+
+    fn literal(&mut self, word: &[u8]) -> bool {
+        self.skip_space();
+        let found = self.bytes.get(self.i..).is_some_and(|rest| rest.starts_with(word));
+        if found {
+            self.i += word.len();
+        }
+        found
+    }
+
+    fn skip_space(&mut self) {
+        while let Some(b' ' | b'\n' | b'\r' | b'\t') = self.bytes.get(self.i) {
+            self.i += 1;
+        }
+    }
+
+    /// The next byte that is not space, without taking it.
+    fn peek(&mut self) -> Option<u8> {
+        self.skip_space();
+        self.bytes.get(self.i).copied()
+    }
+
+    /// The next byte that is not space, taken.
+    fn next_byte(&mut self) -> Option<u8> {
+        let b = self.peek()?;
+        self.i += 1;
+        Some(b)
+    }
+
+    fn expect(&mut self, b: u8) -> Option<()> {
+        (self.next_byte()? == b).then_some(())
+    }
+}
