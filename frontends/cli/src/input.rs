@@ -1,7 +1,14 @@
 //! Reading files or stdin given on the command line.
 
-use std::io::Read;
+use std::fs::File;
+use std::io::{Read, Seek, SeekFrom};
+use std::os::unix::fs::FileExt;
 use std::path::Path;
+
+/// Files this long are read as two halves on two threads. A large read here is bound by the
+/// kernel giving the fresh buffer its pages, which two cores do side by side: a payload of a
+/// million options (87 MB) is read in about 31 ms instead of 55 (issue 15.2).
+const SPLIT_READ_FROM: u64 = 1 << 20;
 
 /// Reads raw bytes from a path, or stdin for `-`. A UTF-8 byte-order mark (editors on Windows
 /// write one) is dropped.
@@ -17,12 +24,46 @@ pub fn read_bytes(path: &Path) -> std::io::Result<Vec<u8>> {
         }
         std::io::stdin().read_to_end(&mut buf)?;
     } else {
-        buf = std::fs::read(path)?;
+        buf = read_file(path, SPLIT_READ_FROM)?;
     }
     if buf.starts_with(b"\xEF\xBB\xBF") {
         buf.drain(..3);
     }
     Ok(buf)
+}
+
+/// The bytes of a file, like `std::fs::read`; a regular file of `split_from` bytes or more is read
+/// as two halves at once.
+fn read_file(path: &Path, split_from: u64) -> std::io::Result<Vec<u8>> {
+    let mut file = File::open(path)?;
+    let meta = file.metadata()?;
+    let len = meta.len();
+    let Ok(size) = usize::try_from(len) else { return std::fs::read(path) };
+    if !meta.is_file() || len < split_from {
+        let mut buf = Vec::with_capacity(size);
+        file.read_to_end(&mut buf)?;
+        return Ok(buf);
+    }
+    let mut buf = vec![0; size];
+    let (first, second) = buf.split_at_mut(size / 2);
+    let halves = std::thread::scope(|scope| {
+        let at = first.len() as u64;
+        let file = &file;
+        let later = scope.spawn(move || file.read_exact_at(second, at));
+        let earlier = file.read_exact_at(first, 0);
+        earlier.and(later.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic)))
+    });
+    match halves {
+        // A file cut short while it was read is read again the plain way.
+        Err(e) if e.kind() == std::io::ErrorKind::UnexpectedEof => std::fs::read(path),
+        Err(e) => Err(e),
+        Ok(()) => {
+            // Whatever was appended since its length was taken follows, as with a plain read.
+            file.seek(SeekFrom::Start(len))?;
+            file.read_to_end(&mut buf)?;
+            Ok(buf)
+        }
+    }
 }
 
 /// Reads UTF-8 text from a path, or stdin for `-`.
@@ -36,4 +77,48 @@ pub fn pi_entries(file: &Path) -> anyhow::Result<Vec<ask_storage::pi_session::Pi
     use anyhow::Context;
     let text = read_text(file).with_context(|| format!("cannot read pi session {}", file.display()))?;
     Ok(ask_storage::pi_session::entries(&text))
+}
+
+#[cfg(test)]
+mod tests {
+    use rstest::rstest;
+
+    /// Text whose middle falls inside a multi-byte character for some lengths.
+    fn text_of(len: usize) -> Vec<u8> {
+        "aé€😀{\"b\":[]}\n".bytes().cycle().take(len).collect()
+    }
+
+    #[rstest]
+    #[case::empty(0, 1)]
+    #[case::below_the_split(999, 1000)]
+    #[case::at_the_split_even(1000, 1000)]
+    #[case::odd_length(1001, 1000)]
+    #[case::many_pages(3 * 4096 + 17, 1)]
+    #[case::one_byte_split(1, 1)]
+    fn a_file_read_in_halves_is_the_file(#[case] len: usize, #[case] split_from: u64) {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let path = dir.path().join("payload.json");
+        let bytes = text_of(len);
+        std::fs::write(&path, &bytes).expect("write");
+        let read = super::read_file(&path, split_from).expect("read");
+        assert_eq!(read.len(), bytes.len());
+        assert!(read == bytes, "the bytes read differ from the file's");
+    }
+
+    #[test]
+    fn a_byte_order_mark_is_dropped_from_a_large_file() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let path = dir.path().join("payload.json");
+        let mut bytes = b"\xEF\xBB\xBF".to_vec();
+        bytes.extend(text_of(super::SPLIT_READ_FROM as usize + 3));
+        std::fs::write(&path, &bytes).expect("write");
+        assert!(super::read_bytes(&path).expect("read") == bytes[3..]);
+    }
+
+    #[test]
+    fn a_missing_file_is_an_error_not_a_panic() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let err = super::read_file(&dir.path().join("none.json"), 0).expect_err("no file");
+        assert_eq!(err.kind(), std::io::ErrorKind::NotFound);
+    }
 }
