@@ -27,19 +27,27 @@ pub fn options_payload(n: usize, text: SampleText) -> String {
         x ^= x << 17;
         WORDS[(x % 16) as usize]
     };
-    let options: Vec<serde_json::Value> = (0..n)
-        .map(|i| {
-            let (label, description) = match text {
-                SampleText::Varied => (
-                    format!("{} {} {i}", word(), word()),
-                    format!("{} the {} before {} {}", word(), word(), word(), word()),
-                ),
-                SampleText::Repeated => (format!("Option number {i}"), "a short description".to_owned()),
-            };
-            serde_json::json!({"value": format!("v{i}"), "label": label, "description": description})
-        })
-        .collect();
-    serde_json::json!({"questions": [{"id": "a", "prompt": "Pick one", "options": options}]}).to_string()
+    // Written option by option, never as one JSON tree: a benchmark that spawns processes
+    // should not hold a gigabyte of freed tree (a fork copies the page tables of it all). The
+    // text is what the tree would write, byte for byte.
+    let mut out = String::from(r#"{"questions":[{"id":"a","prompt":"Pick one","options":["#);
+    for i in 0..n {
+        let (label, description) = match text {
+            SampleText::Varied => (
+                format!("{} {} {i}", word(), word()),
+                format!("{} the {} before {} {}", word(), word(), word(), word()),
+            ),
+            SampleText::Repeated => (format!("Option number {i}"), "a short description".to_owned()),
+        };
+        if i > 0 {
+            out.push(',');
+        }
+        let option =
+            serde_json::json!({"value": format!("v{i}"), "label": label, "description": description});
+        out.push_str(&option.to_string());
+    }
+    out.push_str("]}]}");
+    out
 }
 
 #[cfg(test)]
