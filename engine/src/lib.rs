@@ -73,5 +73,5 @@ pub use settings::{
 };
 pub use state::{
     Change, Editor, EditorTarget, ExitAction, Filter, FlowState, Outcome, Overlay, QuestionState,
-    ReviewAction, UndoStep,
+    ReviewAction, SummaryScroll, UndoStep,
 };

@@ -167,3 +167,38 @@ fn footer_hints_know_the_state(#[case] script: &str, #[case] hints: &[&str]) {
         state.view().footer.unwrap().iter().map(|h| format!("{} {}", h.key, h.action)).collect();
     assert_eq!(shown, hints);
 }
+
+/// Issue 12.1: the review summary pages from the end it was last sent to. End is kept as "at
+/// the end" (only the frontend knows how long the summary is drawn), so the first PageUp after
+/// End shows the page above the end at any width; a page that would pass the far end lands on
+/// it; and a new visit to the review tab starts at the top.
+#[rstest]
+#[case::end("end", ask_engine::SummaryScroll::End(0))]
+#[case::page_up_after_end("end\npageUp", ask_engine::SummaryScroll::End(10))]
+#[case::and_back_down("end\npageUp\npageDown", ask_engine::SummaryScroll::End(0))]
+#[case::down_at_the_end_stays("end\npageDown", ask_engine::SummaryScroll::End(0))]
+#[case::page_down_from_the_top("pageDown", ask_engine::SummaryScroll::Top(10))]
+#[case::page_up_at_the_top_stays("pageUp", ask_engine::SummaryScroll::Top(0))]
+#[case::home_after_end("end\nhome", ask_engine::SummaryScroll::Top(0))]
+#[case::paging_up_past_the_top_lands_on_it(&format!("end{}", "\npageUp".repeat(30)), ask_engine::SummaryScroll::Top(0))]
+#[case::paging_down_past_the_end_lands_on_it(&"pageDown\n".repeat(30), ask_engine::SummaryScroll::End(0))]
+#[case::a_new_visit_starts_at_the_top("end\nshift+tab\ntab", ask_engine::SummaryScroll::Top(0))]
+fn issue12_1_the_summary_pages_from_the_end_it_was_sent_to(
+    #[case] keys: &str,
+    #[case] expected: ask_engine::SummaryScroll,
+) {
+    let long = "a long answer that wraps over several lines of the summary ".repeat(3);
+    let questions: Vec<_> = (1..=3)
+        .map(|i| {
+            json!({"id": format!("q{i}"), "label": format!("Q{i}"), "prompt": "Pick?",
+            "options": [{"value": "a", "label": long}, {"value": "b", "label": "Short"}]})
+        })
+        .collect();
+    let script = format!("1\n1\n1\n{keys}");
+    let (state, _) =
+        common::run_with(&json!({"questions": questions}), &script, ask_engine::Settings::default());
+    match state.view().body {
+        ask_engine::project::view::Body::Review(review) => assert_eq!(review.scroll, expected),
+        _ => panic!("the review tab is shown"),
+    }
+}

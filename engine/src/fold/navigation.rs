@@ -3,7 +3,7 @@
 use crate::editor::TextBuffer;
 use crate::key::{KeyCode, KeyPress, Modifiers};
 use crate::settings::Action;
-use crate::state::{Editor, EditorTarget, ExitAction, FlowState, Overlay, ReviewAction};
+use crate::state::{Editor, EditorTarget, ExitAction, FlowState, Overlay, ReviewAction, SummaryScroll};
 use ask_schema::QuestionType;
 
 /// Fixed navigation keys (never configurable).
@@ -120,6 +120,7 @@ impl FlowState {
         self.tab = tab;
         self.cursor = 0;
         self.preview_scroll = 0;
+        self.summary_scroll = SummaryScroll::default();
         self.editor = None;
         self.completion = None;
         self.filter = None;

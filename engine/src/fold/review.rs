@@ -3,7 +3,7 @@
 use super::navigation::{is_question_mark, nav_of};
 use crate::key::{KeyCode, KeyPress};
 use crate::settings::Action;
-use crate::state::{ExitAction, FlowState, Overlay, ReviewAction};
+use crate::state::{ExitAction, FlowState, Overlay, ReviewAction, SummaryScroll};
 
 impl FlowState {
     pub(super) fn review_key(&mut self, key: KeyPress) {
@@ -18,16 +18,12 @@ impl FlowState {
             return self.shortcut(ReviewAction::at(d as usize - 1));
         }
         // The summary scrolls by itself (issue 12.1): ↑/↓ belong to the actions.
-        // How far it can go is only measured for the keys that go down: measuring lays out the
-        // whole summary, which every other key on this tab must not pay for.
         if key.mods.is_empty() {
             match key.code {
-                KeyCode::PageUp => return self.preview_scroll = self.preview_scroll.saturating_sub(10),
-                KeyCode::PageDown => {
-                    return self.preview_scroll = (self.preview_scroll + 10).min(self.review_lines());
-                }
-                KeyCode::Home => return self.preview_scroll = 0,
-                KeyCode::End => return self.preview_scroll = self.review_lines(),
+                KeyCode::PageUp => return self.summary_scroll = self.page_summary(-10),
+                KeyCode::PageDown => return self.summary_scroll = self.page_summary(10),
+                KeyCode::Home => return self.summary_scroll = SummaryScroll::Top(0),
+                KeyCode::End => return self.summary_scroll = SummaryScroll::End(0),
                 _ => {}
             }
         }
@@ -38,8 +34,24 @@ impl FlowState {
         }
     }
 
-    /// At least as many lines as the summary takes at any width of 16 cells or more, so the
-    /// scroll can always reach its end; the frontend clamps it to what it drew.
+    /// Ten lines toward the end (`by` > 0) or the top, counted from the end the summary is
+    /// nearer. A page that would pass the far end lands on it: [`Self::review_lines`] is at
+    /// least the summary's length, so the frontend would have drawn that end anyway. Only these
+    /// presses measure the summary (it lays out every line), never a key that stays put.
+    fn page_summary(&self, by: isize) -> SummaryScroll {
+        let far = |n: usize| n.saturating_add(by.unsigned_abs()) >= self.review_lines();
+        match self.summary_scroll {
+            SummaryScroll::Top(n) if by < 0 => SummaryScroll::Top(n.saturating_sub(by.unsigned_abs())),
+            SummaryScroll::Top(n) if far(n) => SummaryScroll::End(0),
+            SummaryScroll::Top(n) => SummaryScroll::Top(n + by.unsigned_abs()),
+            SummaryScroll::End(k) if by > 0 => SummaryScroll::End(k.saturating_sub(by.unsigned_abs())),
+            SummaryScroll::End(k) if far(k) => SummaryScroll::Top(0),
+            SummaryScroll::End(k) => SummaryScroll::End(k + by.unsigned_abs()),
+        }
+    }
+
+    /// At least as many lines as the summary takes at any width of 16 cells or more, so a page
+    /// can always tell when it reaches the far end; the frontend clamps to what it drew.
     fn review_lines(&self) -> usize {
         self.review_summary(self.review_cursor)
             .iter()

@@ -4,7 +4,7 @@ use ask_schema::QuestionType;
 
 use super::review::ReviewEntry;
 use crate::settings::Toggle;
-use crate::state::{EditorTarget, ExitAction, FlowState, ReviewAction};
+use crate::state::{EditorTarget, ExitAction, FlowState, ReviewAction, SummaryScroll};
 
 /// The whole screen.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -161,9 +161,9 @@ pub struct ReviewView {
     pub summary: Vec<ReviewEntry>,
     /// The double-press hint, e.g. `Press 1 again to Submit`.
     pub hint: Option<String>,
-    /// Lines of the summary scrolled past (PageUp/PageDown/Home/End); the frontend clamps it
-    /// to what it draws.
-    pub scroll: usize,
+    /// How far the summary is scrolled (PageUp/PageDown/Home/End), from its top or its end;
+    /// the frontend resolves it against the lines it draws.
+    pub scroll: SummaryScroll,
     /// What undo would take back (`Ctrl+Z takes back: Lang: selected “Rust”`).
     pub undo: Option<String>,
 }
@@ -351,7 +351,7 @@ impl FlowState {
             highlighted: self.review_cursor,
             summary: self.review_summary(self.review_cursor),
             hint: self.armed.map(|a| format!("Press {} again to {}", a.index() + 1, a.title())),
-            scroll: self.preview_scroll,
+            scroll: self.summary_scroll,
             undo: self.undo_preview(),
         }
     }

@@ -121,6 +121,24 @@ pub struct Filter {
     pub editing: bool,
 }
 
+/// How far the review summary is scrolled, counted from the end it was last sent toward. Only
+/// the frontend knows how many lines the summary takes at the width it draws it, so End is
+/// kept as "at the end" rather than as a line number the frontend would clamp: the first
+/// PageUp after End then shows the page above the end, whatever the summary's drawn length.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SummaryScroll {
+    /// This many lines below the top (the frontend clamps it to the last page).
+    Top(usize),
+    /// This many lines above the last page.
+    End(usize),
+}
+
+impl Default for SummaryScroll {
+    fn default() -> Self {
+        SummaryScroll::Top(0)
+    }
+}
+
 /// The settings overlay, with the focused toggle.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct Overlay {
@@ -139,9 +157,10 @@ pub struct FlowState {
     pub(crate) questions: Vec<QuestionState>,
     pub(crate) tab: usize,
     pub(crate) cursor: usize,
-    /// How far the tab's scrolling pane is scrolled: the preview on a question, the answer
-    /// summary on the review tab.
+    /// How far the preview pane of a question is scrolled, in lines.
     pub(crate) preview_scroll: usize,
+    /// How far the answer summary of the review tab is scrolled.
+    pub(crate) summary_scroll: SummaryScroll,
     pub(crate) editor: Option<Editor>,
     pub(crate) completion: Option<Completion>,
     pub(crate) filter: Option<Filter>,

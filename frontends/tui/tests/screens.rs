@@ -187,6 +187,35 @@ fn the_review_summary_scrolls_and_says_what_is_clipped() {
     insta::assert_snapshot!("review_summary_scrolled_to_the_end", end);
 }
 
+/// The summary's end is where End put it, whatever the terminal's width: the first PageUp after
+/// End shows the page above it, and the first PageDown after that shows the end again — no
+/// dead presses while a scroll the frontend clamped away is used up. Long answers make the
+/// summary far shorter at 100 columns than at the narrowest width it could be drawn at.
+#[rstest]
+#[case::wide(100, 12)]
+#[case::narrow(50, 20)]
+fn paging_back_from_the_summary_end_moves_at_once(#[case] width: u16, #[case] height: u16) {
+    let questions: Vec<Value> = (1..=8)
+        .map(|i| {
+            let long = format!("Answer {i} ") + &"with a fairly long explanation ".repeat(4);
+            json!({"id": format!("q{i}"), "label": format!("Question {i}"), "prompt": format!("Pick {i}?"),
+            "options": [{"value": "a", "label": long}, {"value": "b", "label": "Other"}]})
+        })
+        .collect();
+    let raw = json!({"questions": questions});
+    let answered = "1\n".repeat(8);
+    let end = draw(&raw, FormSource::Tool, &format!("{answered}end"), width, height);
+    assert!(end.contains("more · PgUp") && !end.contains("more · PgDn"), "{end}");
+    let back = draw(&raw, FormSource::Tool, &format!("{answered}end\npageUp"), width, height);
+    assert_ne!(back, end, "the first PageUp after End moves");
+    assert!(back.contains("more · PgDn"), "{back}");
+    let again = draw(&raw, FormSource::Tool, &format!("{answered}end\npageUp\npageDown"), width, height);
+    assert_eq!(again, end, "PageDown goes back to the end");
+    let home = draw(&raw, FormSource::Tool, &format!("{answered}end\nhome"), width, height);
+    let top = draw(&raw, FormSource::Tool, &answered, width, height);
+    assert_eq!(home, top, "Home goes back to the top");
+}
+
 /// Issue 15.3: only the summary lines the pane can show are built, the rest counted — paging
 /// through a long answer still shows every word exactly where it belongs, and the `N more`
 /// rows add up to the whole answer at every scroll position. (At 80×24 a page of the summary

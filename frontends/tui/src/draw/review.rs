@@ -1,5 +1,6 @@
 //! The review tab: Submit / Elaborate / Cancel beside (or above) the answer summary.
 
+use ask_engine::SummaryScroll;
 use ask_engine::project::view::ReviewView;
 use tuirealm::ratatui::Frame;
 use tuirealm::ratatui::layout::Rect;
@@ -25,10 +26,15 @@ pub fn render(frame: &mut Frame, area: Rect, r: &ReviewView) {
         actions.push(vec![p, Span::styled(format!("{}. {}", a.index() + 1, a.title()), label_style)]);
     }
     let side_by_side = area.width >= SIDE_BY_SIDE;
-    // Laid out once, at the width it is drawn at; no more lines are built than the pane can
-    // show from the scroll position on (the rest are counted for the `↓ N more` row).
+    // Laid out once, at the width it is drawn at; from the top, no more lines are built than
+    // the pane can show from the scroll position on (the rest are counted for the `↓ N more`
+    // row); from the end, all of them.
     let width = if side_by_side { area.width - ACTIONS_WIDTH - 1 } else { area.width };
-    let lines = summary(r, width as usize, r.scroll.saturating_add(usize::from(area.height)));
+    let keep = match r.scroll {
+        SummaryScroll::Top(n) => n.saturating_add(usize::from(area.height)),
+        SummaryScroll::End(_) => usize::MAX,
+    };
+    let lines = summary(r, width as usize, keep);
     // What the undo key would take back (issue 13.3): the body's last row, full width — only
     // where the actions, the double-press hint and the whole summary still fit above it.
     let hint_rows = if r.hint.is_some() { 2 } else { 0 };
@@ -77,16 +83,20 @@ pub fn render(frame: &mut Frame, area: Rect, r: &ReviewView) {
     }
 }
 
-/// The summary from line `scroll` on (clamped so the last page is full), with `↑ N more` and
-/// `↓ N more` rows saying what is clipped and which key shows it (issue 12.1).
-fn draw_summary(frame: &mut Frame, area: Rect, lines: Lines, scroll: usize) {
+/// The summary from the scroll position on (clamped so the last page is full), with `↑ N more`
+/// and `↓ N more` rows saying what is clipped and which key shows it (issue 12.1).
+fn draw_summary(frame: &mut Frame, area: Rect, lines: Lines, scroll: SummaryScroll) {
     let height = area.height as usize;
     let total = lines.len();
     if total <= height || height < 3 {
         super::put_lines(frame, area, &lines.lines);
         return;
     }
-    let top = scroll.min(total - (height - 1));
+    let last_top = total - (height - 1);
+    let top = match scroll {
+        SummaryScroll::Top(n) => n.min(last_top),
+        SummaryScroll::End(k) => last_top.saturating_sub(k),
+    };
     let marker = |text: String| Line::from(Span::styled(text, style::dim()));
     let mut out = Vec::with_capacity(height);
     let mut rows = height;
