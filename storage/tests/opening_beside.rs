@@ -11,7 +11,10 @@ use serde_json::json;
 fn opened() -> Event {
     let raw = json!({"questions": [{"id": "db", "prompt": "Which database?",
         "options": [{"value": "pg", "label": "Postgres"}, {"value": "lite", "label": "SQLite"}]}]});
-    let form = validate(&raw, FormSource::Tool).unwrap();
+    opening(validate(&raw, FormSource::Tool).unwrap())
+}
+
+fn opening(form: ask_schema::Form) -> Event {
     Event::FlowOpened {
         form: form.into(),
         settings: Box::default(),
@@ -129,14 +132,7 @@ fn a_payload_text_that_is_not_json_fails_the_opening_and_records_nothing() {
 /// An opening of `options` options (a large form's rows are made on two threads).
 fn opened_with(options: usize) -> Event {
     let text = ask_schema::sample::options_payload(options, ask_schema::sample::SampleText::Repeated);
-    let form = ask_schema::validate_text(&text, FormSource::Tool).unwrap();
-    Event::FlowOpened {
-        form: form.into(),
-        settings: Box::default(),
-        origin: Origin::tool(),
-        size: Size::default(),
-        notices: vec![],
-    }
+    opening(ask_schema::validate_text(&text, FormSource::Tool).unwrap())
 }
 
 /// The payload row is made beside the opening event when the form is large (serially when it

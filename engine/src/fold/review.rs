@@ -20,8 +20,8 @@ impl FlowState {
         // The summary scrolls by itself (issue 12.1): ↑/↓ belong to the actions.
         if key.mods.is_empty() {
             match key.code {
-                KeyCode::PageUp => return self.summary_scroll = self.page_summary(-10),
-                KeyCode::PageDown => return self.summary_scroll = self.page_summary(10),
+                KeyCode::PageUp => return self.summary_scroll = self.page_summary(false),
+                KeyCode::PageDown => return self.summary_scroll = self.page_summary(true),
                 KeyCode::Home => return self.summary_scroll = SummaryScroll::Top(0),
                 KeyCode::End => return self.summary_scroll = SummaryScroll::End(0),
                 _ => {}
@@ -34,19 +34,20 @@ impl FlowState {
         }
     }
 
-    /// Ten lines toward the end (`by` > 0) or the top, counted from the end the summary is
-    /// nearer. A page that would pass the far end lands on it: [`Self::review_lines`] is at
-    /// least the summary's length, so the frontend would have drawn that end anyway. Only these
-    /// presses measure the summary (it lays out every line), never a key that stays put.
-    fn page_summary(&self, by: isize) -> SummaryScroll {
-        let far = |n: usize| n.saturating_add(by.unsigned_abs()) >= self.review_lines();
-        match self.summary_scroll {
-            SummaryScroll::Top(n) if by < 0 => SummaryScroll::Top(n.saturating_sub(by.unsigned_abs())),
-            SummaryScroll::Top(n) if far(n) => SummaryScroll::End(0),
-            SummaryScroll::Top(n) => SummaryScroll::Top(n + by.unsigned_abs()),
-            SummaryScroll::End(k) if by > 0 => SummaryScroll::End(k.saturating_sub(by.unsigned_abs())),
-            SummaryScroll::End(k) if far(k) => SummaryScroll::Top(0),
-            SummaryScroll::End(k) => SummaryScroll::End(k + by.unsigned_abs()),
+    /// A page (ten lines) down or up, counted from the end the summary is nearer. A page that
+    /// would pass the far end lands on it: [`Self::review_lines`] is at least the summary's
+    /// length, so the frontend would have drawn that end anyway. Only a page away from the end
+    /// it is counted from measures the summary (that lays out every line).
+    fn page_summary(&self, down: bool) -> SummaryScroll {
+        const PAGE: usize = 10;
+        let passes_far_end = |n: usize| n.saturating_add(PAGE) >= self.review_lines();
+        match (self.summary_scroll, down) {
+            (SummaryScroll::Top(n), false) => SummaryScroll::Top(n.saturating_sub(PAGE)),
+            (SummaryScroll::End(k), true) => SummaryScroll::End(k.saturating_sub(PAGE)),
+            (SummaryScroll::Top(n), true) if passes_far_end(n) => SummaryScroll::End(0),
+            (SummaryScroll::Top(n), true) => SummaryScroll::Top(n + PAGE),
+            (SummaryScroll::End(k), false) if passes_far_end(k) => SummaryScroll::Top(0),
+            (SummaryScroll::End(k), false) => SummaryScroll::End(k + PAGE),
         }
     }
 

@@ -85,12 +85,7 @@ impl<'a, 'scope> Reader<'a, 'scope> {
 
     fn payload(&mut self) -> Option<RawForm> {
         let mut raw = RawForm { title: None, questions: None };
-        let mut seen = [false; 2];
-        self.object(|r, key| {
-            let n = ["title", "questions"].iter().position(|k| *k == key)?;
-            if std::mem::replace(&mut seen[n], true) {
-                return None;
-            }
+        self.object(["title", "questions"], |r, n| {
             if n == 0 {
                 raw.title = r.text()?;
             } else {
@@ -118,14 +113,7 @@ impl<'a, 'scope> Reader<'a, 'scope> {
             header: Present(false),
             choices: Present(false),
         };
-        // A field given twice, even as null, is left to serde, which refuses it.
-        let mut seen = [false; 6];
-        self.object(|r, key| {
-            let n =
-                ["id", "label", "prompt", "type", "required", "options"].iter().position(|k| *k == key)?;
-            if std::mem::replace(&mut seen[n], true) {
-                return None;
-            }
+        self.object(["id", "label", "prompt", "type", "required", "options"], |r, n| {
             match n {
                 0 => q.id = r.text()?,
                 1 => q.label = r.text()?,
@@ -168,13 +156,7 @@ impl<'a, 'scope> Reader<'a, 'scope> {
 
     fn option(&mut self) -> Option<RawOption> {
         let mut o = RawOption { value: None, label: None, description: None, preview: None, freeform: None };
-        let mut seen = [false; 5];
-        self.object(|r, key| {
-            let n =
-                ["value", "label", "description", "preview", "freeform"].iter().position(|k| *k == key)?;
-            if std::mem::replace(&mut seen[n], true) {
-                return None;
-            }
+        self.object(["value", "label", "description", "preview", "freeform"], |r, n| {
             match n {
                 0 => o.value = r.text()?,
                 1 => o.label = r.text()?,
@@ -188,9 +170,15 @@ impl<'a, 'scope> Reader<'a, 'scope> {
         Some(o)
     }
 
-    /// `{ "key": value, … }`, each value read by `field` (which gives up on a key it does not
-    /// know). An empty object is fine.
-    fn object(&mut self, mut field: impl FnMut(&mut Self, &str) -> Option<()>) -> Option<()> {
+    /// `{ "key": value, … }` with keys from `names` only, each value read by `field` with its
+    /// key's index in `names`. An empty object is fine. It gives up at a key not in `names`
+    /// (serde's reader ignores those) and at one given twice, even as null (serde refuses it).
+    fn object<const N: usize>(
+        &mut self,
+        names: [&str; N],
+        mut field: impl FnMut(&mut Self, usize) -> Option<()>,
+    ) -> Option<()> {
+        let mut seen = [false; N];
         self.expect(b'{')?;
         if self.peek()? == b'}' {
             self.i += 1;
@@ -199,7 +187,11 @@ impl<'a, 'scope> Reader<'a, 'scope> {
         loop {
             let key = self.string()?;
             self.expect(b':')?;
-            field(self, &key)?;
+            let n = names.iter().position(|k| *k == key)?;
+            if std::mem::replace(&mut seen[n], true) {
+                return None;
+            }
+            field(self, n)?;
             match self.next_byte()? {
                 b',' => {}
                 b'}' => return Some(()),

@@ -89,10 +89,12 @@ impl Store {
         // A thread costs about 0.05 ms, more than a small form's rows take to make: only rows
         // large enough to be packed are made side by side.
         if form_text_bytes(opened) < packed::PACK_FROM {
-            let payload =
-                payload.map(|(session, make)| Ok::<_, StoreError>((session, payload_row(&make()?)?)));
-            let event = encode_row(opened).map_err(StoreError::Encode)?;
-            return self.insert_owned_flow(record, &event, payload.transpose()?);
+            let payload = payload.map(|(session, make)| make().map(|entry| (session, entry))).transpose()?;
+            return self.open_flow(
+                record,
+                opened,
+                payload.as_ref().map(|(session, entry)| (*session, entry)),
+            );
         }
         let (event, payload) = std::thread::scope(|scope| {
             let payload = payload.map(|(session, make)| (session, scope.spawn(|| payload_row(&make()?))));
