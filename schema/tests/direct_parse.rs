@@ -69,6 +69,10 @@ fn every_example_takes_the_fast_path_to_the_same_form(#[case] file: &str) {
 #[case::raw_control_character(
     "{\"questions\":[{\"id\":\"a\",\"prompt\":\"P\tQ\",\"options\":[{\"value\":\"x\",\"label\":\"L\"}]}]}"
 )]
+// Past the first 32 bytes a string is searched another way; a raw control character there too.
+#[case::raw_control_character_in_a_long_text(
+    "{\"questions\":[{\"id\":\"a\",\"prompt\":\"A prompt of more than thirty-two bytes\tQ\",\"options\":[{\"value\":\"x\",\"label\":\"L\"}]}]}"
+)]
 #[case::trailing_text(r#"{"questions":[{"id":"a","prompt":"P","options":[{"value":"x","label":"L"}]}]} x"#)]
 #[case::duplicate_values_after_trim(r#"{"questions":[{"id":"a","prompt":"P","options":[{"value":"x","label":"L"},{"value":" x","label":"M"}]}]}"#)]
 #[case::blank_preview_on_single(
@@ -87,6 +91,20 @@ fn refused_or_rewritten_payloads_fall_back(#[case] text: &str) {
 fn valid_payloads_with_escapes_and_nulls_take_the_fast_path(#[case] text: &str) {
     let fast = direct_form(text, FormSource::Tool).expect("read directly");
     assert_eq!(Ok(fast), tree(text, FormSource::Tool));
+}
+
+/// The strict reader itself (not serde's reader behind it) reads these texts as the tree
+/// validator does.
+#[rstest]
+#[case::escaped_text(r#"{"questions":[{"id":"a\t","prompt":"Line\none \"q\"","options":[{"value":"\u00e9","label":" L\u00a0"}]}]}"#)]
+// Unicode spaces at either end, written plainly (no escape): trimmed like any other space.
+#[case::plain_unicode_spaces("{\"questions\":[{\"id\":\"\u{3000}a\",\"prompt\":\"P\u{2003}\",\"options\":[{\"value\":\"x\u{a0}\",\"label\":\"\u{85}L\"}]}]}")]
+// Past the first 32 bytes a string is searched another way.
+#[case::escape_past_the_first_32_bytes(r#"{"questions":[{"id":"a","prompt":"A prompt of more than thirty-two bytes \"quoted\"","options":[{"value":"x","label":"L"}]}]}"#)]
+#[case::plain_text_past_the_first_32_bytes(r#"{"questions":[{"id":"a","prompt":"A prompt of more than thirty-two bytes, plain","options":[{"value":"x","label":"L"}]}]}"#)]
+fn the_strict_reader_reads_texts_as_the_tree_validator_does(#[case] text: &str) {
+    let strict = strict_form(text, FormSource::Tool, usize::MAX).expect("read by the strict reader");
+    assert_eq!(Ok(strict), tree(text, FormSource::Tool));
 }
 
 #[test]

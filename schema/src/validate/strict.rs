@@ -22,6 +22,18 @@ use std::thread::{Scope, ScopedJoinHandle};
 use super::direct::{Object, Options, Present, RawForm, RawOption, RawQuestion, Trimmed, finish, option};
 use crate::input::{Form, FormSource, OptionItem, Text};
 
+/// How far a string is scanned byte by byte before a vector search takes over.
+const SHORT: usize = 32;
+
+/// `text` without leading and trailing whitespace; the common case, plain ASCII letters at both
+/// ends, without `str::trim`'s decoding of characters. (A vertical tab is whitespace to
+/// `str::trim` but not to `is_ascii_whitespace`.)
+fn trim(text: &str) -> &str {
+    let plain = |b: Option<&u8>| b.is_some_and(|&b| b.is_ascii() && !b.is_ascii_whitespace() && b != 0x0b);
+    let bytes = text.as_bytes();
+    if plain(bytes.first()) && plain(bytes.last()) { text } else { text.trim() }
+}
+
 /// Texts at least this long get the second thread (below it, a thread costs more than it saves).
 pub const SPLIT_FROM: usize = 512 * 1024;
 
@@ -185,9 +197,8 @@ impl<'a, 'scope> Reader<'a, 'scope> {
             return Some(());
         }
         loop {
-            let key = self.string()?;
+            let n = self.key(&names)?;
             self.expect(b':')?;
-            let n = names.iter().position(|k| *k == key)?;
             if std::mem::replace(&mut seen[n], true) {
                 return None;
             }
@@ -198,6 +209,23 @@ impl<'a, 'scope> Reader<'a, 'scope> {
                 _ => return None,
             }
         }
+    }
+
+    /// The index in `names` of the key read next. A key written plainly is matched in place (a
+    /// name holds no quote, backslash or control character, so a match is that exact string);
+    /// one written with escapes is read as a string first.
+    fn key<const N: usize>(&mut self, names: &[&str; N]) -> Option<usize> {
+        self.expect(b'"')?;
+        let rest = self.bytes.get(self.i..)?;
+        for (n, name) in names.iter().enumerate() {
+            if rest.get(name.len()) == Some(&b'"') && rest.starts_with(name.as_bytes()) {
+                self.i += name.len() + 1;
+                return Some(n);
+            }
+        }
+        self.i -= 1;
+        let key = self.string()?;
+        names.iter().position(|k| *k == key)
     }
 
     /// `[ item, … ]`, each item read by `item`.
@@ -222,7 +250,7 @@ impl<'a, 'scope> Reader<'a, 'scope> {
         if self.literal(b"null") {
             return Some(None);
         }
-        Some(Some(Trimmed(Text::from(self.string()?.trim()))))
+        Some(Some(Trimmed(Text::from(trim(&self.string()?)))))
     }
 
     /// `true`, `false`, or `null` (`Some(None)`).
@@ -243,15 +271,27 @@ impl<'a, 'scope> Reader<'a, 'scope> {
     fn string(&mut self) -> Option<Cow<'a, str>> {
         self.expect(b'"')?;
         let start = self.i;
-        let mut end = start + memchr::memchr2(b'"', b'\\', self.bytes.get(start..)?)?;
-        if self.bytes[end] == b'"' {
-            // JSON strings hold no raw control characters (checked without an early exit, so
-            // the loop vectorizes).
-            if self.bytes[start..end].iter().fold(false, |any, &b| any | (b < 0x20)) {
+        // Most strings are short: a plain loop over their first bytes ends sooner than a vector
+        // search is set up. JSON strings hold no raw control characters.
+        let short = self.bytes.len().min(start + SHORT);
+        let mut end = start;
+        while end < short && !matches!(self.bytes[end], b'"' | b'\\' | 0..0x20) {
+            end += 1;
+        }
+        if end == short {
+            end += memchr::memchr2(b'"', b'\\', self.bytes.get(end..)?)?;
+            // Checked without an early exit, so the loop vectorizes.
+            if self.bytes[short..end].iter().fold(false, |any, &b| any | (b < 0x20)) {
                 return None;
             }
-            self.i = end + 1;
-            return Some(Cow::Borrowed(self.text.get(start..end)?));
+        }
+        match self.bytes[end] {
+            b'"' => {
+                self.i = end + 1;
+                return Some(Cow::Borrowed(self.text.get(start..end)?));
+            }
+            b'\\' => {}
+            _ => return None,
         }
         while self.bytes[end] != b'"' {
             end = match self.bytes[end] {
