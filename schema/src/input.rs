@@ -3,6 +3,8 @@
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
+use crate::option_list::OptionList;
+
 /// The kind of a question: how many options it takes and whether it shows a preview pane.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "lowercase")]
@@ -88,7 +90,8 @@ pub struct Question {
     #[serde(default)]
     pub required: bool,
     /// Declared options, in order; a `Type your own` row is always added after them.
-    pub options: Vec<OptionItem>,
+    #[schemars(with = "Vec<OptionItem>")]
+    pub options: OptionList,
 }
 
 impl Question {

@@ -229,7 +229,7 @@ impl Validator {
             prompt: prompt?,
             kind: kind?,
             required,
-            options: options?,
+            options: options?.into(),
         })
     }
 

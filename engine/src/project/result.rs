@@ -152,7 +152,7 @@ impl FlowState {
                 label: q.label.clone(),
                 prompt: q.prompt.clone(),
                 kind: q.kind,
-                options: q.options.clone(),
+                options: q.options.iter().cloned().collect(),
             };
             let item = |target, option, selected, note: &str| ElaborationItem {
                 target,

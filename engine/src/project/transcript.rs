@@ -73,7 +73,7 @@ pub fn result_rows_with_kinds(result: &ToolResult) -> Vec<(RowKind, String)> {
             prompt: meta.prompt.clone(),
             kind: meta.kind,
             required: false,
-            options: option_labels(result, &meta.id),
+            options: option_labels(result, &meta.id).into(),
         };
         rows.extend(note_lines(&q, a, "  ").into_iter().map(|l| (RowKind::Note, l)));
     }

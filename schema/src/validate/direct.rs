@@ -23,6 +23,7 @@ use serde::de::value::MapAccessDeserializer;
 use serde::de::{self, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 
 use crate::input::{Form, FormSource, OptionItem, Question, QuestionType, Text};
+use crate::option_list::OptionList;
 
 /// The normalized form of `text`, or `None` when the tree validator must decide.
 pub fn form(text: &str, source: FormSource) -> Option<Form> {
@@ -160,7 +161,7 @@ pub(super) struct RawOption {
 
 /// A question's options, each checked as it is read (what can be checked without the question's
 /// type and source), so the list is built once, in its final shape.
-pub(super) struct Options(pub(super) Vec<OptionItem>);
+pub(super) struct Options(pub(super) OptionList);
 
 impl<'de> Deserialize<'de> for Options {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
@@ -176,7 +177,7 @@ impl<'de> Deserialize<'de> for Options {
                     // The error only stops the parse: the tree validator says what is wrong.
                     out.push(option(o).ok_or_else(|| de::Error::custom("not on the fast path"))?);
                 }
-                Ok(Options(out))
+                Ok(Options(out.into()))
             }
         }
         d.deserialize_seq(V)

@@ -21,6 +21,7 @@ use std::thread::{Scope, ScopedJoinHandle};
 
 use super::direct::{Object, Options, Present, RawForm, RawOption, RawQuestion, Trimmed, finish, option};
 use crate::input::{Form, FormSource, OptionItem, Text};
+use crate::option_list::OptionList;
 
 /// How far a string is scanned byte by byte before a vector search takes over.
 const SHORT: usize = 32;
@@ -140,12 +141,12 @@ impl<'a, 'scope> Reader<'a, 'scope> {
     }
 
     /// A list of options, each checked as it is read.
-    fn options(&mut self) -> Option<Vec<OptionItem>> {
+    fn options(&mut self) -> Option<OptionList> {
         let mut out = Vec::new();
         self.expect(b'[')?;
         if self.peek()? == b']' {
             self.i += 1;
-            return Some(out);
+            return Some(out.into());
         }
         loop {
             self.skip_space();
@@ -153,14 +154,13 @@ impl<'a, 'scope> Reader<'a, 'scope> {
                 // The second thread started at exactly this option: take what it read.
                 let split = self.split.take()?;
                 let (tail, end) = split.tail.join().ok()??;
-                out.extend(tail);
                 self.i = end;
-                return Some(out);
+                return Some(OptionList::joined(out, tail));
             }
             out.push(option(self.option()?)?);
             match self.next_byte()? {
                 b',' => {}
-                b']' => return Some(out),
+                b']' => return Some(out.into()),
                 _ => return None,
             }
         }
