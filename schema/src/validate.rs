@@ -251,6 +251,7 @@ impl Validator {
 
 mod dialect;
 mod direct;
+mod gathered;
 mod options;
 mod strict;
 

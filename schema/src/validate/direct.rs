@@ -13,9 +13,7 @@
 //! validator refuses, nor to accept one differently (a property test in
 //! `schema/tests/direct_parse.rs` holds it to that).
 
-use std::collections::HashSet;
 use std::fmt;
-use std::hash::{BuildHasher, BuildHasherDefault, Hasher};
 use std::marker::PhantomData;
 
 use serde::Deserialize;
@@ -24,6 +22,8 @@ use serde::de::{self, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 
 use crate::input::{Form, FormSource, OptionItem, Question, QuestionType, Text};
 use crate::option_list::OptionList;
+
+use super::gathered::{Gathered, TextHasher, distinct};
 
 /// The normalized form of `text`, or `None` when the tree validator must decide.
 pub fn form(text: &str, source: FormSource) -> Option<Form> {
@@ -40,38 +40,7 @@ pub(super) fn finish(raw: RawForm, source: FormSource) -> Option<Form> {
         .enumerate()
         .map(|(i, Object(q))| question(q, i + 1, source))
         .collect::<Option<_>>()?;
-    distinct(questions.iter().map(|q| q.id.as_str())).then_some(Form { title, questions })
-}
-
-/// Whether no text repeats (ids and option values are compared trimmed, as they are stored).
-///
-/// Compares 64-bit hashes of the texts, not the texts: a set of 100 000 eight-byte keys is
-/// half the memory to touch and no string comparisons. Two different texts with one hash read
-/// as a repeat, which only sends the payload to the tree validator (exact, and slower); the
-/// seed is random per run, so no payload can make that happen on purpose.
-fn distinct<'a>(texts: impl ExactSizeIterator<Item = &'a str>) -> bool {
-    let texts_hasher = foldhash::fast::RandomState::default();
-    let mut seen = HashSet::with_capacity_and_hasher(texts.len(), BuildHasherDefault::<Prehashed>::default());
-    texts.into_iter().all(|t| seen.insert(texts_hasher.hash_one(t)))
-}
-
-/// A hasher for keys that are already hashes.
-#[derive(Default)]
-struct Prehashed(u64);
-
-impl Hasher for Prehashed {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-    fn write(&mut self, bytes: &[u8]) {
-        // Only `u64` keys are hashed here; any other key still gets a usable hash.
-        for &b in bytes {
-            self.0 = self.0.rotate_left(8) ^ u64::from(b);
-        }
-    }
-    fn write_u64(&mut self, n: u64) {
-        self.0 = n;
-    }
+    distinct(&TextHasher::default(), questions.iter().map(|q| q.id.as_str())).then_some(Form { title, questions })
 }
 
 fn question(q: RawQuestion, n: usize, source: FormSource) -> Option<Question> {
@@ -83,15 +52,10 @@ fn question(q: RawQuestion, n: usize, source: FormSource) -> Option<Question> {
         None => QuestionType::Single,
         Some(Trimmed(name)) => QuestionType::from_name(&name)?,
     };
-    let Options(options) = q.options.filter(|o| !o.0.is_empty())?;
-    let alone = options.len() == 1;
-    for o in &options {
-        let marker_ok = !o.freeform || (source == FormSource::AnswerExtraction && alone);
-        if !marker_ok || (kind == QuestionType::Preview && o.preview.is_none()) {
-            return None;
-        }
-    }
-    if !distinct(options.iter().map(|o| o.value.as_str())) {
+    let Options(options, gathered) = q.options.filter(|o| !o.0.is_empty())?;
+    // The free-form marker stands alone, on `/answer` forms only.
+    let marker_ok = gathered.freeform == 0 || (source == FormSource::AnswerExtraction && options.len() == 1);
+    if !marker_ok || (kind == QuestionType::Preview && gathered.without_preview > 0) || gathered.repeated() {
         return None;
     }
     Some(Question {
@@ -160,8 +124,9 @@ pub(super) struct RawOption {
 }
 
 /// A question's options, each checked as it is read (what can be checked without the question's
-/// type and source), so the list is built once, in its final shape.
-pub(super) struct Options(pub(super) OptionList);
+/// type and source), so the list is built once, in its final shape; and what the question's
+/// checks need from them.
+pub(super) struct Options(pub(super) OptionList, pub(super) Gathered);
 
 impl<'de> Deserialize<'de> for Options {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
@@ -173,11 +138,14 @@ impl<'de> Deserialize<'de> for Options {
             }
             fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Options, A::Error> {
                 let mut out = Vec::with_capacity(seq.size_hint().unwrap_or(0));
+                let (mut gathered, hasher) = (Gathered::default(), TextHasher::default());
                 while let Some(Object(o)) = seq.next_element::<Object<RawOption>>()? {
                     // The error only stops the parse: the tree validator says what is wrong.
-                    out.push(option(o).ok_or_else(|| de::Error::custom("not on the fast path"))?);
+                    let o = option(o).ok_or_else(|| de::Error::custom("not on the fast path"))?;
+                    gathered.add(&o, &hasher);
+                    out.push(o);
                 }
-                Ok(Options(out.into()))
+                Ok(Options(out.into(), gathered))
             }
         }
         d.deserialize_seq(V)

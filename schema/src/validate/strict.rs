@@ -20,6 +20,7 @@ use std::borrow::Cow;
 use std::thread::{Scope, ScopedJoinHandle};
 
 use super::direct::{Object, Options, Present, RawForm, RawOption, RawQuestion, Trimmed, finish, option};
+use super::gathered::{Gathered, TextHasher};
 use crate::input::{Form, FormSource, OptionItem, Text};
 use crate::option_list::OptionList;
 
@@ -41,10 +42,11 @@ pub const SPLIT_FROM: usize = 512 * 1024;
 /// The normalized form of `text`, or `None` when the slower readers must decide. A second
 /// thread reads the options from the middle on when `text` is `split_from` bytes or longer.
 pub fn form(text: &str, source: FormSource, split_from: usize) -> Option<Form> {
+    let hasher = TextHasher::default();
     std::thread::scope(|scope| {
-        let mut reader = Reader::new(text, 0);
+        let mut reader = Reader::new(text, 0, hasher.clone());
         if text.len() >= split_from {
-            reader.split = guess(text).map(|at| Split::start(scope, text, at));
+            reader.split = guess(text).map(|at| Split::start(scope, text, at, hasher));
         }
         let raw = reader.payload()?;
         finish(raw, source)
@@ -57,9 +59,9 @@ fn guess(text: &str) -> Option<usize> {
     memchr::memchr(b'{', &text.as_bytes()[middle..]).map(|k| middle + k)
 }
 
-/// Options read by the second thread from `at` to the end of their list: the options and the
-/// byte after the list's `]`, or `None` where the reader gives up.
-type Tail = Option<(Vec<OptionItem>, usize)>;
+/// Options read by the second thread from `at` to the end of their list: the options, what
+/// was gathered from them, and the byte after the list's `]`; or `None` where the reader gives up.
+type Tail = Option<(Vec<OptionItem>, Gathered, usize)>;
 
 struct Split<'scope> {
     at: usize,
@@ -67,15 +69,17 @@ struct Split<'scope> {
 }
 
 impl<'scope> Split<'scope> {
-    fn start<'env>(scope: &'scope Scope<'scope, 'env>, text: &'env str, at: usize) -> Self {
+    fn start<'env>(scope: &'scope Scope<'scope, 'env>, text: &'env str, at: usize, hasher: TextHasher) -> Self {
         let tail = scope.spawn(move || {
-            let mut reader = Reader::new(text, at);
-            let mut out = Vec::new();
+            let mut reader = Reader::new(text, at, hasher);
+            let (mut out, mut gathered) = (Vec::new(), Gathered::default());
             loop {
-                out.push(option(reader.option()?)?);
+                let o = option(reader.option()?)?;
+                gathered.add(&o, &reader.hasher);
+                out.push(o);
                 match reader.next_byte()? {
                     b',' => {}
-                    b']' => return Some((out, reader.i)),
+                    b']' => return Some((out, gathered, reader.i)),
                     _ => return None,
                 }
             }
@@ -89,11 +93,12 @@ struct Reader<'a, 'scope> {
     bytes: &'a [u8],
     i: usize,
     split: Option<Split<'scope>>,
+    hasher: TextHasher,
 }
 
 impl<'a, 'scope> Reader<'a, 'scope> {
-    fn new(text: &'a str, at: usize) -> Self {
-        Reader { text, bytes: text.as_bytes(), i: at, split: None }
+    fn new(text: &'a str, at: usize, hasher: TextHasher) -> Self {
+        Reader { text, bytes: text.as_bytes(), i: at, split: None, hasher }
     }
 
     fn payload(&mut self) -> Option<RawForm> {
@@ -133,7 +138,7 @@ impl<'a, 'scope> Reader<'a, 'scope> {
                 2 => q.prompt = r.text()?,
                 3 => q.kind = r.text()?,
                 4 => q.required = r.boolean_or_null()?,
-                _ => q.options = Some(Options(r.options()?)),
+                _ => q.options = Some(r.options()?),
             }
             Some(())
         })?;
@@ -141,26 +146,28 @@ impl<'a, 'scope> Reader<'a, 'scope> {
     }
 
     /// A list of options, each checked as it is read.
-    fn options(&mut self) -> Option<OptionList> {
-        let mut out = Vec::new();
+    fn options(&mut self) -> Option<Options> {
+        let (mut out, mut gathered) = (Vec::new(), Gathered::default());
         self.expect(b'[')?;
         if self.peek()? == b']' {
             self.i += 1;
-            return Some(out.into());
+            return Some(Options(out.into(), gathered));
         }
         loop {
             self.skip_space();
             if self.split.as_ref().is_some_and(|s| s.at == self.i) {
                 // The second thread started at exactly this option: take what it read.
                 let split = self.split.take()?;
-                let (tail, end) = split.tail.join().ok()??;
+                let (tail, tail_gathered, end) = split.tail.join().ok()??;
                 self.i = end;
-                return Some(OptionList::joined(out, tail));
+                return Some(Options(OptionList::joined(out, tail), gathered.join(tail_gathered)));
             }
-            out.push(option(self.option()?)?);
+            let o = option(self.option()?)?;
+            gathered.add(&o, &self.hasher);
+            out.push(o);
             match self.next_byte()? {
                 b',' => {}
-                b']' => return Some(out.into()),
+                b']' => return Some(Options(out.into(), gathered)),
                 _ => return None,
             }
         }

@@ -1,0 +1,132 @@
+//! What a question's checks need from its options, gathered while the options are read.
+//!
+//! A large list is read on two threads (see [`super::strict`]); walking it again afterwards to
+//! look for markers and previews and to hash every value was a fifth of validation at 100 000
+//! options, all of it on one thread after both had finished. Each reading thread now gathers
+//! these for its own run; what is left after is putting the values' hashes in one set.
+
+use std::collections::HashSet;
+use std::hash::{BuildHasher, BuildHasherDefault, Hasher};
+
+use crate::input::OptionItem;
+
+/// Hashes texts for the repeat checks. One per payload read, shared by its reading threads: two
+/// runs' values can only be compared when hashed alike.
+///
+/// The checks compare 64-bit hashes, not texts: a set of 100 000 eight-byte keys is half the
+/// memory to touch and no string comparisons. Two different texts with one hash read as a
+/// repeat, which only sends the payload to the tree validator (exact, and slower); the seed is
+/// random per read, so no payload can make that happen on purpose.
+pub(super) type TextHasher = foldhash::fast::RandomState;
+
+/// Whether no text repeats.
+pub(super) fn distinct<'a>(hasher: &TextHasher, texts: impl ExactSizeIterator<Item = &'a str>) -> bool {
+    let mut seen = HashSet::with_capacity_and_hasher(texts.len(), BuildHasherDefault::<Prehashed>::default());
+    texts.into_iter().all(|t| seen.insert(hasher.hash_one(t)))
+}
+
+/// Facts about one run of options (or several joined).
+#[derive(Default)]
+pub(super) struct Gathered {
+    /// Options carrying the free-form marker.
+    pub(super) freeform: usize,
+    /// Options without a preview.
+    pub(super) without_preview: usize,
+    /// The hash of each option's value (trimmed, as stored), in order. Pushed while reading and
+    /// put in one exactly sized set at the end: a set grown while reading rehashed itself, on
+    /// each thread, at every doubling.
+    values: Vec<u64>,
+}
+
+impl Gathered {
+    pub(super) fn add(&mut self, option: &OptionItem, hasher: &TextHasher) {
+        self.freeform += usize::from(option.freeform);
+        self.without_preview += usize::from(option.preview.is_none());
+        self.values.push(hasher.hash_one(option.value.as_str()));
+    }
+
+    /// The facts of this run followed by `other` (both gathered with one hasher).
+    pub(super) fn join(mut self, other: Gathered) -> Gathered {
+        self.freeform += other.freeform;
+        self.without_preview += other.without_preview;
+        self.values.extend(other.values);
+        self
+    }
+
+    /// Whether an option's value repeats an earlier one's.
+    pub(super) fn repeated(&self) -> bool {
+        let mut seen =
+            HashSet::with_capacity_and_hasher(self.values.len(), BuildHasherDefault::<Prehashed>::default());
+        !self.values.iter().all(|v| seen.insert(*v))
+    }
+}
+
+/// A hasher for keys that are already hashes.
+#[derive(Default)]
+pub(super) struct Prehashed(u64);
+
+impl Hasher for Prehashed {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        // Only `u64` keys are hashed here; any other key still gets a usable hash.
+        for &b in bytes {
+            self.0 = self.0.rotate_left(8) ^ u64::from(b);
+        }
+    }
+    fn write_u64(&mut self, n: u64) {
+        self.0 = n;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use rstest::rstest;
+
+    use super::*;
+
+    fn option(value: &str, preview: bool, freeform: bool) -> OptionItem {
+        OptionItem {
+            value: value.into(),
+            label: "L".into(),
+            description: None,
+            preview: preview.then(|| "p".into()),
+            freeform,
+        }
+    }
+
+    fn gather(options: &[OptionItem], hasher: &TextHasher) -> Gathered {
+        let mut g = Gathered::default();
+        for o in options {
+            g.add(o, hasher);
+        }
+        g
+    }
+
+    /// Two runs joined say what one run of all their options says.
+    #[rstest]
+    #[case::distinct(&["a", "b", "c"], &["d", "e"], false)]
+    #[case::repeat_within_the_first(&["a", "b", "a"], &["d"], true)]
+    #[case::repeat_within_the_second(&["a"], &["d", "e", "d"], true)]
+    #[case::repeat_across_runs(&["a", "b", "c"], &["d", "b"], true)]
+    #[case::repeat_across_runs_larger_second(&["b"], &["d", "e", "b"], true)]
+    fn two_runs_joined_gather_what_one_run_would(
+        #[case] first: &[&str],
+        #[case] second: &[&str],
+        #[case] repeated: bool,
+    ) {
+        let hasher = TextHasher::default();
+        let make = |values: &[&str], from: usize| -> Vec<OptionItem> {
+            values.iter().enumerate().map(|(i, v)| option(v, (from + i).is_multiple_of(2), from + i == 1)).collect()
+        };
+        let (a, b) = (make(first, 0), make(second, first.len()));
+        let joined = gather(&a, &hasher).join(gather(&b, &hasher));
+        let all: Vec<OptionItem> = a.iter().chain(&b).cloned().collect();
+        let one = gather(&all, &hasher);
+        assert_eq!(joined.repeated(), repeated);
+        assert_eq!(one.repeated(), repeated);
+        assert_eq!((joined.freeform, joined.without_preview), (one.freeform, one.without_preview));
+        assert_eq!((one.freeform, one.without_preview), (1, all.len() / 2));
+    }
+}
