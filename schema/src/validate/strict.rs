@@ -254,8 +254,8 @@ impl<'a, 'scope> Reader<'a, 'scope> {
 
     /// A string, trimmed, or `null` (`Some(None)`).
     fn text(&mut self) -> Option<Option<Trimmed>> {
-        if self.literal(b"null") {
-            return Some(None);
+        if self.peek()? != b'"' {
+            return self.literal(b"null").then_some(None);
         }
         Some(Some(Trimmed(Text::from(trim(&self.string()?)))))
     }
