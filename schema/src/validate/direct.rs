@@ -23,7 +23,7 @@ use serde::de::{self, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use crate::input::{Form, FormSource, OptionItem, Question, QuestionType, Text};
 use crate::option_list::OptionList;
 
-use super::gathered::{Gathered, TextHasher, distinct};
+use super::gathered::{Facts, Gathered, TextHasher, distinct};
 
 /// The normalized form of `text`, or `None` when the tree validator must decide.
 pub fn form(text: &str, source: FormSource) -> Option<Form> {
@@ -55,7 +55,7 @@ fn question(q: RawQuestion, n: usize, source: FormSource) -> Option<Question> {
     let Options(options, gathered) = q.options.filter(|o| !o.0.is_empty())?;
     // The free-form marker stands alone, on `/answer` forms only.
     let marker_ok = gathered.freeform == 0 || (source == FormSource::AnswerExtraction && options.len() == 1);
-    if !marker_ok || (kind == QuestionType::Preview && gathered.without_preview > 0) || gathered.repeated() {
+    if !marker_ok || (kind == QuestionType::Preview && gathered.without_preview > 0) || gathered.repeated {
         return None;
     }
     Some(Question {
@@ -126,7 +126,7 @@ pub(super) struct RawOption {
 /// A question's options, each checked as it is read (what can be checked without the question's
 /// type and source), so the list is built once, in its final shape; and what the question's
 /// checks need from them.
-pub(super) struct Options(pub(super) OptionList, pub(super) Gathered);
+pub(super) struct Options(pub(super) OptionList, pub(super) Facts);
 
 impl<'de> Deserialize<'de> for Options {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
@@ -145,7 +145,7 @@ impl<'de> Deserialize<'de> for Options {
                     gathered.add(&o, &hasher);
                     out.push(o);
                 }
-                Ok(Options(out.into(), gathered))
+                Ok(Options(out.into(), gathered.facts()))
             }
         }
         d.deserialize_seq(V)

@@ -25,17 +25,27 @@ pub(super) fn distinct<'a>(hasher: &TextHasher, texts: impl ExactSizeIterator<It
     texts.into_iter().all(|t| seen.insert(hasher.hash_one(t)))
 }
 
-/// Facts about one run of options (or several joined).
+/// Gathered from one run of options as it is read.
 #[derive(Default)]
 pub(super) struct Gathered {
+    freeform: usize,
+    without_preview: usize,
+    /// The hash of each option's value (trimmed, as stored) not yet in `set`. Pushed while
+    /// reading and put in an exactly sized set once the run is complete: a set grown while
+    /// reading rehashed itself at every doubling.
+    values: Vec<u64>,
+    set: HashSet<u64, BuildHasherDefault<Prehashed>>,
+    repeated: bool,
+}
+
+/// What a question's checks read from its options.
+pub(super) struct Facts {
     /// Options carrying the free-form marker.
     pub(super) freeform: usize,
     /// Options without a preview.
     pub(super) without_preview: usize,
-    /// The hash of each option's value (trimmed, as stored), in order. Pushed while reading and
-    /// put in one exactly sized set at the end: a set grown while reading rehashed itself, on
-    /// each thread, at every doubling.
-    values: Vec<u64>,
+    /// Whether an option's value repeats another's.
+    pub(super) repeated: bool,
 }
 
 impl Gathered {
@@ -45,19 +55,33 @@ impl Gathered {
         self.values.push(hasher.hash_one(option.value.as_str()));
     }
 
-    /// The facts of this run followed by `other` (both gathered with one hasher).
-    pub(super) fn join(mut self, other: Gathered) -> Gathered {
-        self.freeform += other.freeform;
-        self.without_preview += other.without_preview;
-        self.values.extend(other.values);
-        self
+    /// Puts the run's values in its set: called by the thread that read the run, once it is
+    /// complete, so two runs' sets are made side by side.
+    pub(super) fn settle(&mut self) {
+        self.set.reserve(self.values.len());
+        for v in self.values.drain(..) {
+            self.repeated |= !self.set.insert(v);
+        }
     }
 
-    /// Whether an option's value repeats an earlier one's.
-    pub(super) fn repeated(&self) -> bool {
-        let mut seen =
-            HashSet::with_capacity_and_hasher(self.values.len(), BuildHasherDefault::<Prehashed>::default());
-        !self.values.iter().all(|v| seen.insert(*v))
+    /// The facts of this run.
+    pub(super) fn facts(mut self) -> Facts {
+        self.settle();
+        Facts { freeform: self.freeform, without_preview: self.without_preview, repeated: self.repeated }
+    }
+
+    /// The facts of this run and `other` together (both complete, gathered with one hasher):
+    /// the smaller run's values are looked up in the larger's set.
+    pub(super) fn join(mut self, mut other: Gathered) -> Facts {
+        self.settle();
+        other.settle();
+        let (large, small) = if self.set.len() >= other.set.len() { (&self, &other) } else { (&other, &self) };
+        let overlap = small.set.iter().any(|v| large.set.contains(v));
+        Facts {
+            freeform: self.freeform + other.freeform,
+            without_preview: self.without_preview + other.without_preview,
+            repeated: self.repeated || other.repeated || overlap,
+        }
     }
 }
 
@@ -121,11 +145,14 @@ mod tests {
             values.iter().enumerate().map(|(i, v)| option(v, (from + i).is_multiple_of(2), from + i == 1)).collect()
         };
         let (a, b) = (make(first, 0), make(second, first.len()));
-        let joined = gather(&a, &hasher).join(gather(&b, &hasher));
+        // One side settled on its own thread first, as the second reading thread does.
+        let mut settled = gather(&b, &hasher);
+        settled.settle();
+        let joined = gather(&a, &hasher).join(settled);
+        let swapped = gather(&b, &hasher).join(gather(&a, &hasher));
         let all: Vec<OptionItem> = a.iter().chain(&b).cloned().collect();
-        let one = gather(&all, &hasher);
-        assert_eq!(joined.repeated(), repeated);
-        assert_eq!(one.repeated(), repeated);
+        let one = gather(&all, &hasher).facts();
+        assert_eq!((joined.repeated, swapped.repeated, one.repeated), (repeated, repeated, repeated));
         assert_eq!((joined.freeform, joined.without_preview), (one.freeform, one.without_preview));
         assert_eq!((one.freeform, one.without_preview), (1, all.len() / 2));
     }

@@ -79,7 +79,10 @@ impl<'scope> Split<'scope> {
                 out.push(o);
                 match reader.next_byte()? {
                     b',' => {}
-                    b']' => return Some((out, gathered, reader.i)),
+                    b']' => {
+                        gathered.settle();
+                        return Some((out, gathered, reader.i));
+                    }
                     _ => return None,
                 }
             }
@@ -151,13 +154,15 @@ impl<'a, 'scope> Reader<'a, 'scope> {
         self.expect(b'[')?;
         if self.peek()? == b']' {
             self.i += 1;
-            return Some(Options(out.into(), gathered));
+            return Some(Options(out.into(), gathered.facts()));
         }
         loop {
             self.skip_space();
             if self.split.as_ref().is_some_and(|s| s.at == self.i) {
                 // The second thread started at exactly this option: take what it read.
                 let split = self.split.take()?;
+                // This run's set is made while the second thread may still be reading.
+                gathered.settle();
                 let (tail, tail_gathered, end) = split.tail.join().ok()??;
                 self.i = end;
                 return Some(Options(OptionList::joined(out, tail), gathered.join(tail_gathered)));
@@ -167,7 +172,7 @@ impl<'a, 'scope> Reader<'a, 'scope> {
             out.push(o);
             match self.next_byte()? {
                 b',' => {}
-                b']' => return Some(Options(out.into(), gathered)),
+                b']' => return Some(Options(out.into(), gathered.facts())),
                 _ => return None,
             }
         }
