@@ -23,7 +23,7 @@ use serde::de::{self, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use crate::input::{Form, FormSource, OptionItem, Question, QuestionType, Text};
 use crate::option_list::OptionList;
 
-use super::gathered::{Facts, Gathered, TextHasher, distinct};
+use super::gathered::{Facts, Run, TextHasher, distinct};
 
 /// The normalized form of `text`, or `None` when the tree validator must decide.
 pub fn form(text: &str, source: FormSource) -> Option<Form> {
@@ -137,15 +137,12 @@ impl<'de> Deserialize<'de> for Options {
                 f.write_str("an array of options")
             }
             fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Options, A::Error> {
-                let mut out = Vec::with_capacity(seq.size_hint().unwrap_or(0));
-                let (mut gathered, hasher) = (Gathered::default(), TextHasher::default());
+                let (mut run, hasher) = (Run::default(), TextHasher::default());
                 while let Some(Object(o)) = seq.next_element::<Object<RawOption>>()? {
                     // The error only stops the parse: the tree validator says what is wrong.
-                    let o = option(o).ok_or_else(|| de::Error::custom("not on the fast path"))?;
-                    gathered.add(&o, &hasher);
-                    out.push(o);
+                    run.push(option(o).ok_or_else(|| de::Error::custom("not on the fast path"))?, &hasher);
                 }
-                Ok(Options(out.into(), gathered.facts()))
+                Ok(run.into_options())
             }
         }
         d.deserialize_seq(V)

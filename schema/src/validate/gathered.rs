@@ -8,7 +8,9 @@
 use std::collections::HashSet;
 use std::hash::{BuildHasher, BuildHasherDefault, Hasher};
 
+use super::direct::Options;
 use crate::input::OptionItem;
+use crate::option_list::OptionList;
 
 /// Hashes texts for the repeat checks. One per payload read, shared by its reading threads: two
 /// runs' values can only be compared when hashed alike.
@@ -82,6 +84,35 @@ impl Gathered {
             without_preview: self.without_preview + other.without_preview,
             repeated: self.repeated || other.repeated || overlap,
         }
+    }
+}
+
+/// A run of options as read, with what was gathered from it.
+#[derive(Default)]
+pub(super) struct Run {
+    items: Vec<OptionItem>,
+    gathered: Gathered,
+}
+
+impl Run {
+    pub(super) fn push(&mut self, option: OptionItem, hasher: &TextHasher) {
+        self.gathered.add(&option, hasher);
+        self.items.push(option);
+    }
+
+    /// See [`Gathered::settle`].
+    pub(super) fn settle(&mut self) {
+        self.gathered.settle();
+    }
+
+    /// The run as a question's whole list.
+    pub(super) fn into_options(self) -> Options {
+        Options(self.items.into(), self.gathered.facts())
+    }
+
+    /// This run, then `tail` (read by another thread with the same hasher), as one list.
+    pub(super) fn followed_by(self, tail: Run) -> Options {
+        Options(OptionList::joined(self.items, tail.items), self.gathered.join(tail.gathered))
     }
 }
 

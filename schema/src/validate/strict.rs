@@ -20,9 +20,8 @@ use std::borrow::Cow;
 use std::thread::{Scope, ScopedJoinHandle};
 
 use super::direct::{Object, Options, Present, RawForm, RawOption, RawQuestion, Trimmed, finish, option};
-use super::gathered::{Gathered, TextHasher};
-use crate::input::{Form, FormSource, OptionItem, Text};
-use crate::option_list::OptionList;
+use super::gathered::{Run, TextHasher};
+use crate::input::{Form, FormSource, Text};
 
 /// How far a string is scanned byte by byte before a vector search takes over.
 const SHORT: usize = 32;
@@ -61,7 +60,7 @@ fn guess(text: &str) -> Option<usize> {
 
 /// Options read by the second thread from `at` to the end of their list: the options, what
 /// was gathered from them, and the byte after the list's `]`; or `None` where the reader gives up.
-type Tail = Option<(Vec<OptionItem>, Gathered, usize)>;
+type Tail = Option<(Run, usize)>;
 
 struct Split<'scope> {
     at: usize,
@@ -72,16 +71,14 @@ impl<'scope> Split<'scope> {
     fn start<'env>(scope: &'scope Scope<'scope, 'env>, text: &'env str, at: usize, hasher: TextHasher) -> Self {
         let tail = scope.spawn(move || {
             let mut reader = Reader::new(text, at, hasher);
-            let (mut out, mut gathered) = (Vec::new(), Gathered::default());
+            let mut run = Run::default();
             loop {
-                let o = option(reader.option()?)?;
-                gathered.add(&o, &reader.hasher);
-                out.push(o);
+                run.push(option(reader.option()?)?, &reader.hasher);
                 match reader.next_byte()? {
                     b',' => {}
                     b']' => {
-                        gathered.settle();
-                        return Some((out, gathered, reader.i));
+                        run.settle();
+                        return Some((run, reader.i));
                     }
                     _ => return None,
                 }
@@ -150,11 +147,11 @@ impl<'a, 'scope> Reader<'a, 'scope> {
 
     /// A list of options, each checked as it is read.
     fn options(&mut self) -> Option<Options> {
-        let (mut out, mut gathered) = (Vec::new(), Gathered::default());
+        let mut run = Run::default();
         self.expect(b'[')?;
         if self.peek()? == b']' {
             self.i += 1;
-            return Some(Options(out.into(), gathered.facts()));
+            return Some(run.into_options());
         }
         loop {
             self.skip_space();
@@ -162,17 +159,15 @@ impl<'a, 'scope> Reader<'a, 'scope> {
                 // The second thread started at exactly this option: take what it read.
                 let split = self.split.take()?;
                 // This run's set is made while the second thread may still be reading.
-                gathered.settle();
-                let (tail, tail_gathered, end) = split.tail.join().ok()??;
+                run.settle();
+                let (tail, end) = split.tail.join().ok()??;
                 self.i = end;
-                return Some(Options(OptionList::joined(out, tail), gathered.join(tail_gathered)));
+                return Some(run.followed_by(tail));
             }
-            let o = option(self.option()?)?;
-            gathered.add(&o, &self.hasher);
-            out.push(o);
+            run.push(option(self.option()?)?, &self.hasher);
             match self.next_byte()? {
                 b',' => {}
-                b']' => return Some(Options(out.into(), gathered.facts())),
+                b']' => return Some(run.into_options()),
                 _ => return None,
             }
         }
