@@ -213,6 +213,31 @@ mod tests {
         assert_eq!(back, list);
     }
 
+    proptest::proptest! {
+        /// Any walk — steps from the front and the back, jumps of any length — over a list of
+        /// two runs meets the options a plain vector of them gives, in the same order.
+        #[test]
+        fn any_walk_meets_what_a_vector_gives(
+            head in 0usize..24,
+            tail in 0usize..24,
+            steps in proptest::collection::vec((0u8..3, 0usize..30), 0..40),
+        ) {
+            let list = OptionList::joined(items(0, head), items(head, head + tail));
+            let model = items(0, head + tail);
+            let (mut ours, mut theirs) = (list.iter(), model.iter());
+            for (kind, n) in steps {
+                let (a, b) = match kind {
+                    0 => (ours.next(), theirs.next()),
+                    1 => (ours.next_back(), theirs.next_back()),
+                    _ => (ours.nth(n), theirs.nth(n)),
+                };
+                proptest::prop_assert_eq!(a, b);
+                proptest::prop_assert_eq!(ours.len(), theirs.len());
+            }
+            proptest::prop_assert!(ours.eq(theirs));
+        }
+    }
+
     #[test]
     fn lists_that_differ_are_not_equal() {
         let list = OptionList::joined(items(0, 3), items(3, 6));
