@@ -20,6 +20,8 @@
 
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
 use std::time::{Duration, Instant};
 
@@ -52,7 +54,12 @@ struct Session {
     child: Box<dyn Child + Send + Sync>,
     writer: Box<dyn Write + Send>,
     arrivals: Receiver<Instant>,
+    /// Set when the program has left the alternate screen: its form has ended.
+    leaving: Arc<AtomicBool>,
 }
+
+/// What a program writes as it leaves the alternate screen.
+const LEAVE_ALTERNATE_SCREEN: &[u8] = b"\x1b[?1049l";
 
 impl Session {
     fn spawn(cmd: CommandBuilder, ready: &str) -> Session {
@@ -64,15 +71,24 @@ impl Session {
         let child = pair.slave.spawn_command(cmd).unwrap();
         let (send, arrivals) = channel();
         let (screen_send, screen) = channel();
+        let leaving = Arc::new(AtomicBool::new(false));
+        let left = leaving.clone();
         std::thread::spawn(move || {
             let _master = pair.master; // kept open while the reader runs
             let mut parser = vt100::Parser::new(24.try_into().unwrap(), 80.try_into().unwrap(), 0);
             let mut buf = [0u8; 65536];
             let mut seen = false;
+            // The end of the last read, in case the sequence is split between two reads.
+            let mut tail: Vec<u8> = Vec::new();
             while let Ok(n) = reader.read(&mut buf) {
                 if n == 0 {
                     break;
                 }
+                tail.extend_from_slice(&buf[..n]);
+                if tail.windows(LEAVE_ALTERNATE_SCREEN.len()).any(|w| w == LEAVE_ALTERNATE_SCREEN) {
+                    left.store(true, Ordering::SeqCst);
+                }
+                tail.drain(..tail.len().saturating_sub(LEAVE_ALTERNATE_SCREEN.len() - 1));
                 let _ = send.send(Instant::now());
                 if !seen {
                     parser.process(&buf[..n]);
@@ -91,7 +107,7 @@ impl Session {
             assert!(start.elapsed() < Duration::from_secs(60), "no first frame");
         }
         drop(screen);
-        let mut s = Session { child, writer, arrivals };
+        let mut s = Session { child, writer, arrivals, leaving };
         s.settle();
         s
     }
@@ -118,6 +134,11 @@ impl Session {
         };
         // Let the rest of the frame arrive before the next key.
         while self.arrivals.recv_timeout(Duration::from_millis(4)).is_ok() {}
+        // A key that ended the form: the next goes to a fresh process, not to this one while it
+        // is still closing (which would lose it, and run the rest of the script from elsewhere).
+        if self.leaving.load(Ordering::SeqCst) {
+            let _ = self.child.wait();
+        }
         first
     }
 
