@@ -3,7 +3,8 @@
 //! A large list is read on two threads (see [`super::strict`]); walking it again afterwards to
 //! look for markers and previews and to hash every value was a fifth of validation at 100 000
 //! options, all of it on one thread after both had finished. Each reading thread now gathers
-//! these for its own run; what is left after is putting the values' hashes in one set.
+//! these for its own run and puts its values' hashes in a set of its own as soon as the run is
+//! complete; what is left after the join is looking the smaller run's values up in the larger's.
 
 use std::collections::HashSet;
 use std::hash::{BuildHasher, BuildHasherDefault, Hasher};
