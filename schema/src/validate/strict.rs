@@ -13,7 +13,8 @@
 //! options at a guess — the first `{` past the middle — until its list's `]`. Its work is used
 //! only if this thread, reading from the start, reaches an option that begins at exactly that
 //! byte: from there the second thread read what this one would have (an option is read the same
-//! way in any list), and this one jumps past the `]`. A guess inside a string, or at another
+//! way in any list), and this one jumps past the `]`; the second thread's options become the
+//! list's second run ([`crate::OptionList`]), not copied. A guess inside a string, or at another
 //! kind of object, is never reached as an option's start, and its work is dropped.
 
 use std::borrow::Cow;
