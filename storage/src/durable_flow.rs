@@ -31,7 +31,8 @@
 //! assert!(logged.outcome().is_some());
 //! ```
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
 use std::sync::mpsc::{Receiver, Sender, channel};
 use std::thread::{Scope, ScopedJoinHandle};
 use std::time::Duration;
@@ -55,9 +56,27 @@ pub struct FlowHost {
     pub config: Option<PathBuf>,
 }
 
+/// A store being opened on a thread of the flow's scope ([`DurableFlow::start_beside_opening`]).
+pub struct StoreOpening<'s> {
+    /// Where the store is kept once open; it outlives the flow.
+    pub slot: &'s OnceLock<Store>,
+    /// The store's file, to name in a failure.
+    pub path: &'s Path,
+    /// The thread opening it.
+    pub thread: ScopedJoinHandle<'s, Result<Store, StoreError>>,
+}
+
+/// The store a flow writes to: open, or being opened (then in `slot` once its opening commit
+/// ran, which every write waits for).
+#[derive(Clone, Copy)]
+enum StoreRef<'s> {
+    Open(&'s Store),
+    Opening { slot: &'s OnceLock<Store>, path: &'s Path },
+}
+
 /// One open flow, driven durably by this process.
 pub struct DurableFlow<'s> {
-    store: &'s Store,
+    store: StoreRef<'s>,
     id: String,
     state: FlowState,
     host: FlowHost,
@@ -127,6 +146,31 @@ impl<'s> DurableFlow<'s> {
         flow
     }
 
+    /// Like [`DurableFlow::start_beside`] while the store itself is still being opened (a few
+    /// synced writes, or a wait for another process's write): the first frame waits for
+    /// neither. The opening commit's thread waits for the store first; a store that fails to
+    /// open fails that commit, with the store's own error, like any other failed opening.
+    pub fn start_beside_opening<'env>(
+        scope: &'s Scope<'s, 'env>,
+        store: StoreOpening<'s>,
+        record: FlowRecord,
+        opened: Event,
+        payload: Option<(&'s str, MakePayload<'s>)>,
+    ) -> DurableFlow<'s> {
+        let mut state = FlowState::default();
+        state.apply(&opened);
+        let id = record.id.clone();
+        let StoreOpening { slot, path, thread } = store;
+        let commit = scope.spawn(move || {
+            let open =
+                thread.join().unwrap_or_else(|panic| Err(crate::store::damaged_by(path, panic.as_ref())))?;
+            slot.get_or_init(move || open).open_flow_making(&record, &opened, payload)
+        });
+        let mut flow = Self::at(StoreRef::Opening { slot, path }, id, state);
+        flow.opening = Opening::Running(commit);
+        flow
+    }
+
     /// Waits until the opening commit of [`DurableFlow::start_beside`] is durable (at once for
     /// any other flow). Its failure is returned the first time; from then on every write of the
     /// flow fails with [`StoreError::NotRecorded`].
@@ -136,7 +180,7 @@ impl<'s> DurableFlow<'s> {
             Opening::Failed => Err(StoreError::NotRecorded(self.id.clone())),
             Opening::Running(commit) => commit
                 .join()
-                .unwrap_or_else(|panic| Err(crate::store::damaged_by(self.store.path(), panic.as_ref()))),
+                .unwrap_or_else(|panic| Err(crate::store::damaged_by(self.store_path(), panic.as_ref()))),
         };
         if outcome.is_ok() {
             self.opening = Opening::Durable;
@@ -162,7 +206,33 @@ impl<'s> DurableFlow<'s> {
     }
 
     fn new(store: &'s Store, id: String, state: FlowState) -> DurableFlow<'s> {
-        DurableFlow { store, id, state, host: FlowHost::default(), offers: None, opening: Opening::Durable }
+        Self::at(StoreRef::Open(store), id, state)
+    }
+
+    fn at(store: StoreRef<'s>, id: String, state: FlowState) -> DurableFlow<'s> {
+        DurableFlow {
+            store,
+            id,
+            state,
+            host: FlowHost::default(),
+            offers: None,
+            opening: Opening::Durable,
+        }
+    }
+
+    /// The store, once open: always after [`DurableFlow::opened`] succeeded.
+    fn store(&self) -> Result<&'s Store, StoreError> {
+        match self.store {
+            StoreRef::Open(store) => Ok(store),
+            StoreRef::Opening { slot, .. } => slot.get().ok_or_else(|| StoreError::NotRecorded(self.id.clone())),
+        }
+    }
+
+    fn store_path(&self) -> &Path {
+        match self.store {
+            StoreRef::Open(store) => store.path(),
+            StoreRef::Opening { path, .. } => path,
+        }
     }
 
     /// Sets where effects go.
@@ -238,7 +308,7 @@ impl<'s> DurableFlow<'s> {
                     break;
                 }
             }
-            self.store.append_all(&self.id, &rest[..group])?;
+            self.store()?.append_all(&self.id, &rest[..group])?;
             self.state = next;
             self.carry_out(&fx, before)?;
             done += group;
@@ -264,7 +334,7 @@ impl<'s> DurableFlow<'s> {
 
     fn commit_and_apply(&mut self, event: Event) -> Result<Effects, StoreError> {
         self.opened()?;
-        self.store.append(&self.id, &event)?;
+        self.store()?.append(&self.id, &event)?;
         Ok(self.state.apply(&event))
     }
 
@@ -306,6 +376,8 @@ impl Drop for DurableFlow<'_> {
         if self.opened().is_err() {
             return;
         }
-        let _ = self.store.release(&self.id);
+        if let Ok(store) = self.store() {
+            let _ = store.release(&self.id);
+        }
     }
 }

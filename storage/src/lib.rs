@@ -16,7 +16,7 @@ pub use config_file::{
     AnswerSettings, ConfigError, LoadedConfig, McpSettings, SCHEMA_VERSION, StoreSettings, UiSettings,
     load_settings, load_settings_with_env, reload_config, save_toggle,
 };
-pub use durable_flow::{DurableFlow, FileOffers, FlowHost, MakePayload};
+pub use durable_flow::{DurableFlow, FileOffers, FlowHost, MakePayload, StoreOpening};
 pub use follow::FlowFollower;
 pub use store::{
     Claim, FLOW_RECORD_VERSION, FlowRecord, Lease, PACKED_STORE_VERSION, PayloadEntry, PruneReport,

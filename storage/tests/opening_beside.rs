@@ -180,3 +180,68 @@ fn the_payload_row_lands_with_the_opening_or_nothing_does(
         assert!(store.payloads("s").unwrap().is_empty());
     }
 }
+
+/// A flow started while its store is still being opened (`DurableFlow::start_beside_opening`):
+/// its form is there to draw at once; a key waits for the store and the opening commit; and a
+/// store that fails to open — or whose opening thread panics — fails the opening in one line,
+/// every later write too, without a panic of its own.
+#[rstest::rstest]
+fn a_flow_can_start_before_its_store_is_open(#[values("opens", "fails", "panics")] store_does: &str) {
+    let dir = tempfile::tempdir().unwrap();
+    let path = match store_does {
+        // A store under a regular file cannot be created.
+        "fails" => {
+            std::fs::write(dir.path().join("file"), "x").unwrap();
+            dir.path().join("file").join("s.redb")
+        }
+        _ => dir.path().join("s.redb"),
+    };
+    let slot = std::sync::OnceLock::new();
+    let (gate, opened_gate) = std::sync::mpsc::channel::<()>();
+    let entry = entry();
+    std::thread::scope(|scope| {
+        let path = &path;
+        let thread = scope.spawn(move || {
+            // The store opens only once the test says so: the flow must not wait for it.
+            opened_gate.recv().unwrap();
+            if store_does == "panics" {
+                panic!("opening went wrong");
+            }
+            Store::open(path)
+        });
+        let store = ask_storage::StoreOpening { slot: &slot, path, thread };
+        let mut flow = DurableFlow::start_beside_opening(
+            scope,
+            store,
+            FlowRecord::new("f", "ask", "s", 0),
+            opened(),
+            Some(("s", make(&entry))),
+        );
+        assert_eq!(flow.state().form().questions[0].prompt, "Which database?", "drawable before the store opens");
+        gate.send(()).unwrap();
+        match store_does {
+            "opens" => {
+                flow.push(key("down")).unwrap();
+                assert_eq!(flow.state().cursor(), 1);
+            }
+            _ => {
+                let failed = flow.opened().unwrap_err();
+                let line = failed.to_string();
+                assert!(!line.contains('\n'), "one line: {line}");
+                if store_does == "panics" {
+                    assert!(line.contains("opening went wrong"), "{line}");
+                }
+                assert!(matches!(flow.push(key("down")), Err(StoreError::NotRecorded(_))));
+            }
+        }
+        drop(flow);
+    });
+    if store_does == "opens" {
+        let store = slot.get().expect("kept where the caller can reach it");
+        assert_eq!(store.events("f").unwrap(), vec![opened(), key("down")]);
+        assert_eq!(store.payloads("s").unwrap(), vec![entry]);
+        assert!(store.holder("f").unwrap().is_none(), "the lease is let go when the flow is dropped");
+    } else {
+        assert!(slot.get().is_none());
+    }
+}

@@ -311,3 +311,51 @@ fn ask_with_a_terminal_on_stdin_says_it_waits_for_the_payload() {
     pty.send("\x04");
     pty.wait_for("rc=2");
 }
+
+/// The form's first frame does not wait for the store to open (issue 15.2), so a store that
+/// cannot be opened is found with the form already up: the run still ends in one line on
+/// stderr, with the error exit status, the terminal put back and no result on stdout.
+#[test]
+fn a_store_that_cannot_be_opened_ends_a_live_form_in_one_line() {
+    let sb = Sandbox::new();
+    sb.file("p.json", PAYLOAD);
+    let blocked = sb.file("not-a-dir", "x").join("store.redb");
+    let script =
+        format!("exec '{}' ask --store '{}' < p.json > out.json 2> err.txt", bin().display(), blocked.display());
+    let mut pty = Pty::spawn(&sb, &script, 80, 24);
+    assert_eq!(pty.wait_exit(), 5, "screen:\n{}", pty.screen());
+    let err = std::fs::read_to_string(sb.path("err.txt")).unwrap();
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.starts_with("ask-user: ") && err.contains("not-a-dir"), "{err}");
+    assert_eq!(std::fs::read_to_string(sb.path("out.json")).unwrap(), "", "no result");
+    assert_eq!(pty.modes(), (false, false, false), "terminal restored");
+}
+
+/// While another process is inside a write transaction on the store, the form is on screen, the
+/// keys typed meanwhile wait in the terminal (the flow's opening commit waits for that write,
+/// and no key is applied before it), and once the other write ends they answer the form.
+#[test]
+fn the_form_shows_while_another_process_writes_the_store_and_keys_wait_for_it() {
+    let sb = Sandbox::new();
+    drop(ask_storage::Store::open(&sb.store()).unwrap());
+    let other = redb::Builder::new()
+        .set_concurrency_mode(redb::ConcurrencyMode::MultiWriter)
+        .open(sb.store())
+        .unwrap();
+    let writing = other.begin_write().unwrap();
+    let mut pty = start(&sb, 80, 24);
+    pty.send("2");
+    pty.send("1");
+    pty.send("3");
+    pty.send(TAB);
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    let waiting = pty.screen();
+    assert!(waiting.contains("Which database?") && !waiting.contains("Which extras?"), "no key applied yet:\n{waiting}");
+    drop(writing);
+    pty.wait_for("Ready to send?");
+    pty.send("1");
+    pty.wait_for("Press 1 again to Submit");
+    pty.send("1");
+    assert_eq!(pty.wait_exit(), 0);
+    assert_eq!(out(&sb)["details"]["answers"]["extras"]["indices"], json!([1, 3]));
+}

@@ -7,8 +7,8 @@ use std::time::Duration;
 
 use anyhow::Context;
 use ask_engine::{Event, FlowState, Origin, Outcome};
-use ask_schema::{Form, ToolResult};
-use ask_storage::{DurableFlow, FlowHost, FlowRecord, MakePayload, PayloadEntry, Store, StoreError};
+use ask_schema::{Form, FormSource, ToolResult};
+use ask_storage::{DurableFlow, FlowHost, FlowRecord, MakePayload, PayloadEntry, Store, StoreError, StoreOpening};
 
 use crate::cli::FlowArgs;
 use crate::exit::Status;
@@ -78,9 +78,7 @@ pub fn open_form(
     let source = origin.source;
     let (id, payload) = match new_payload {
         Some((id, text)) => {
-            let flow_id = Some(id.clone());
-            let timestamp = now_ms();
-            let make = move || PayloadEntry::from_text(text, timestamp, source, flow_id);
+            let make = payload_entry(&id, text, source);
             (id, Some(make))
         }
         None => (new_flow_id(), None),
@@ -97,6 +95,16 @@ pub fn open_form(
     start_and_run(store, id, form, origin, flow, payload, report)
 }
 
+/// Makes the payload entry of a new flow `id` from the payload's JSON text, as it validated.
+pub fn payload_entry(
+    id: &str,
+    text: String,
+    source: FormSource,
+) -> impl FnOnce() -> Result<PayloadEntry, StoreError> + Send + use<> {
+    let (flow_id, timestamp) = (Some(id.to_owned()), now_ms());
+    move || PayloadEntry::from_text(text, timestamp, source, flow_id)
+}
+
 /// Records a new flow for `form` (with its new payload entry, if any) and runs it. The opening
 /// commit runs on a second thread while the first frame is drawn; no input is taken before it
 /// is durable ([`DurableFlow::start_beside`]).
@@ -110,33 +118,44 @@ pub fn start_and_run<'s>(
     report: Report,
 ) -> anyhow::Result<Status> {
     std::thread::scope(|scope| {
-        let mut session = start_flow(scope, store, id, form, origin, flow, payload);
-        // A run that failed reports its own error — a failed opening commit among them, in its
-        // own words (a later `opened` would only say the flow was never recorded).
-        let status = run(&mut session, flow, report)?;
-        // A run that ended without writing (no terminal after all) still reports a failed opening.
-        session.opened()?;
-        Ok(status)
+        let (record, opened, config, retention_days) = opening(id, form, origin, flow);
+        prune_if_due(store, retention_days);
+        let session = DurableFlow::start_beside(scope, store, record, opened, payload);
+        drive(equip(session, config), flow, report)
     })
 }
 
-/// Records and opens a new flow for `form`; prunes old finished flows when a day has passed.
-fn start_flow<'s>(
+/// Like [`start_and_run`], inside the caller's `scope`, while the store is still being opened
+/// on it: the first frame waits for neither the store nor the opening commit. The thread
+/// opening the store is sent the store's retention from the flow's settings, to prune with.
+pub fn start_and_run_opening<'s>(
     scope: &'s std::thread::Scope<'s, '_>,
-    store: &'s Store,
+    (store, retention): (StoreOpening<'s>, std::sync::mpsc::Sender<u64>),
     id: String,
     form: Form,
     origin: Origin,
-    flow: &FlowArgs,
+    (flow, report): (&'s FlowArgs, Report),
     payload: Option<(&'s str, MakePayload<'s>)>,
-) -> DurableFlow<'s> {
+) -> anyhow::Result<Status> {
+    let (record, opened, config, retention_days) = opening(id, form, origin, flow);
+    let _ = retention.send(retention_days);
+    drive(equip(DurableFlow::start_beside_opening(scope, store, record, opened, payload), config), flow, report)
+}
+
+fn drive(mut session: DurableFlow<'_>, flow: &FlowArgs, report: Report) -> anyhow::Result<Status> {
+    // A run that failed reports its own error — a failed opening commit among them, in its
+    // own words (a later `opened` would only say the flow was never recorded).
+    let status = run(&mut session, flow, report)?;
+    // A run that ended without writing (no terminal after all) still reports a failed opening.
+    session.opened()?;
+    Ok(status)
+}
+
+/// A new flow's record and opening event for `form`, the config file, and the store's
+/// retention in days.
+fn opening(id: String, form: Form, origin: Origin, flow: &FlowArgs) -> (FlowRecord, Event, Option<PathBuf>, u64) {
     let config = crate::paths::config_path(flow);
     let loaded = ask_storage::load_settings(config.as_deref());
-    match store.prune_if_due(now_ms(), loaded.store.retention_days) {
-        Ok(Some(report)) => tracing::info!(flows = report.flows, events = report.events, "pruned old flows"),
-        Ok(None) => {}
-        Err(e) => tracing::warn!(error = %e, "pruning old flows failed"),
-    }
     let record = FlowRecord::new(id.clone(), origin.command.clone(), flow.session.clone(), now_ms());
     tracing::info!(flow = %id, command = %record.command, questions = form.questions.len(), "flow opened");
     let opened = Event::FlowOpened {
@@ -150,7 +169,17 @@ fn start_flow<'s>(
         }),
         notices: loaded.notices,
     };
-    equip(DurableFlow::start_beside(scope, store, record, opened, payload), config)
+    (record, opened, config, loaded.store.retention_days)
+}
+
+/// Deletes finished flows past `retention_days` when a day has passed since that was last done
+/// (then a write commit at least; otherwise one read).
+pub fn prune_if_due(store: &Store, retention_days: u64) {
+    match store.prune_if_due(now_ms(), retention_days) {
+        Ok(Some(report)) => tracing::info!(flows = report.flows, events = report.events, "pruned old flows"),
+        Ok(None) => {}
+        Err(e) => tracing::warn!(error = %e, "pruning old flows failed"),
+    }
 }
 
 /// Reopens a recorded flow in this process; a timed-out one goes on where it stopped.

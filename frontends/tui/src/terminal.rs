@@ -98,6 +98,10 @@ impl LiveTerminal {
         }));
         enable_raw_mode()?;
         execute!(tty, EnterAlternateScreen, EnableBracketedPaste, EnableFocusChange)?;
+        // crossterm starts watching for resizes (SIGWINCH) when its input is first polled; until
+        // then a resize is lost. The first poll would otherwise come only after the first frame
+        // and the opening commit (and the store's opening) — a resize in between went unseen.
+        let _ = crossterm::event::poll(Duration::ZERO);
         // A fixed viewport, resized by hand to a clamped size: a terminal reporting 65535×65535
         // must not make ratatui allocate buffers for it.
         let (w, h) = crossterm::terminal::size().unwrap_or((80, 24));

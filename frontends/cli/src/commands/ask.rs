@@ -1,15 +1,19 @@
 //! `ask-user ask`: the ask_user tool.
 
 use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
+use std::sync::mpsc::Receiver;
 
 use anyhow::Context;
 use ask_engine::{Event, FlowState, Origin, fallback_result, id_conflict_result, invalid_result};
 use ask_schema::{Form, FormSource, Issue};
-use ask_storage::{Store, StoreError};
+use ask_storage::{MakePayload, Store, StoreError, StoreOpening};
 
 use crate::cli::AskArgs;
 use crate::exit::Status;
-use crate::runtime::{Report, finish, new_flow_id, open_form, print_result, resume_flow, run};
+use crate::runtime::{
+    Report, finish, new_flow_id, open_form, print_result, resume_flow, run, start_and_run_opening,
+};
 
 /// A valid payload: its normalized form, and its JSON text to store.
 pub type Loaded = (Form, String);
@@ -33,14 +37,60 @@ pub fn load_form(file: Option<&Path>) -> anyhow::Result<Result<Loaded, Vec<Issue
 }
 
 pub fn run_ask(args: &AskArgs) -> anyhow::Result<Status> {
+    let path = crate::paths::store_path(args.flow.store.as_deref());
+    let slot = OnceLock::new();
     // The store opens (its integrity check, and the first time its creation, are a few synced
     // writes) while the payload is read and validated: at 100 000 options that takes 5 ms off
-    // the first frame.
-    let (loaded, store) = std::thread::scope(|scope| {
-        let store = scope.spawn(|| crate::paths::open_store(args.flow.store.as_deref()));
+    // the first frame. A new form in a live terminal does not wait for it at all: its first
+    // frame is drawn meanwhile, and its opening commit (which every key waits for) waits for
+    // the store instead.
+    std::thread::scope(|scope| {
+        let (retention, retention_days) = std::sync::mpsc::channel();
+        let opening = path.as_ref().map(|path| (path, scope.spawn(move || open_and_prune(path, &retention_days))));
         let loaded = load_form(args.file.as_deref());
-        (loaded, store.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic)))
-    });
+        let live = args.id.is_none() && args.flow.script.is_none() && !crate::terminal::no_ui(&args.flow);
+        match (loaded, opening) {
+            (Ok(Ok((form, text))), Ok((path, thread))) if live => {
+                let id = new_flow_id();
+                let make = crate::runtime::payload_entry(&id, text, FormSource::Tool);
+                let payload = Some((args.flow.session.as_str(), Box::new(make) as MakePayload));
+                let store = StoreOpening { slot: &slot, path, thread };
+                let flow = (&args.flow, Report::ToolJson);
+                start_and_run_opening(scope, (store, retention), id, form, Origin::tool(), flow, payload)
+            }
+            (loaded, opening) => {
+                // No new flow opens here before the store is open (`start_and_run` prunes).
+                drop(retention);
+                let store = match opening {
+                    Ok((_, thread)) => {
+                        thread.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic)).map_err(Into::into)
+                    }
+                    Err(no_path) => Err(anyhow::anyhow!("{no_path:#}")),
+                };
+                ask_with(args, loaded, store)
+            }
+        }
+    })
+}
+
+/// Opens the store for `ask`, then prunes old flows when that is due — with the retention the
+/// new flow's settings give (they are loaded once, by the flow's opening: loading moves an
+/// unreadable config aside), and not at all when no retention comes.
+fn open_and_prune(path: &Path, retention_days: &Receiver<u64>) -> Result<Store, StoreError> {
+    let store = Store::open(path)?;
+    if let Ok(days) = retention_days.recv() {
+        crate::runtime::prune_if_due(&store, days);
+    }
+    Ok(store)
+}
+
+/// `ask` once the store is open (or failed to): a payload's issues, a known `--id`, a run
+/// without a terminal, or a headless script.
+fn ask_with(
+    args: &AskArgs,
+    loaded: anyhow::Result<Result<Loaded, Vec<Issue>>>,
+    store: anyhow::Result<Store>,
+) -> anyhow::Result<Status> {
     // When the payload decides the run (its issues, or why it could not be read), a store that
     // failed to open meanwhile — a damaged one is moved aside — is still said, not dropped.
     if !matches!(loaded, Ok(Ok(_)))
