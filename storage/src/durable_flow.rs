@@ -137,13 +137,7 @@ impl<'s> DurableFlow<'s> {
         opened: Event,
         payload: Option<(&'s str, MakePayload<'s>)>,
     ) -> DurableFlow<'s> {
-        let mut state = FlowState::default();
-        state.apply(&opened);
-        let id = record.id.clone();
-        let commit = scope.spawn(move || store.open_flow_making(&record, &opened, payload));
-        let mut flow = Self::new(store, id, state);
-        flow.opening = Opening::Running(commit);
-        flow
+        Self::beside(scope, StoreRef::Open(store), move || Ok(store), record, opened, payload)
     }
 
     /// Like [`DurableFlow::start_beside`] while the store itself is still being opened (a few
@@ -157,16 +151,30 @@ impl<'s> DurableFlow<'s> {
         opened: Event,
         payload: Option<(&'s str, MakePayload<'s>)>,
     ) -> DurableFlow<'s> {
+        let StoreOpening { slot, path, thread } = store;
+        let open = move || {
+            let open =
+                thread.join().unwrap_or_else(|panic| Err(crate::store::damaged_by(path, panic.as_ref())))?;
+            Ok(slot.get_or_init(move || open))
+        };
+        Self::beside(scope, StoreRef::Opening { slot, path }, open, record, opened, payload)
+    }
+
+    /// The flow of `opened`, its opening commit running on a thread of `scope` into the store
+    /// `open` gives.
+    fn beside<'env>(
+        scope: &'s Scope<'s, 'env>,
+        store: StoreRef<'s>,
+        open: impl FnOnce() -> Result<&'s Store, StoreError> + Send + 's,
+        record: FlowRecord,
+        opened: Event,
+        payload: Option<(&'s str, MakePayload<'s>)>,
+    ) -> DurableFlow<'s> {
         let mut state = FlowState::default();
         state.apply(&opened);
         let id = record.id.clone();
-        let StoreOpening { slot, path, thread } = store;
-        let commit = scope.spawn(move || {
-            let open =
-                thread.join().unwrap_or_else(|panic| Err(crate::store::damaged_by(path, panic.as_ref())))?;
-            slot.get_or_init(move || open).open_flow_making(&record, &opened, payload)
-        });
-        let mut flow = Self::at(StoreRef::Opening { slot, path }, id, state);
+        let commit = scope.spawn(move || open()?.open_flow_making(&record, &opened, payload));
+        let mut flow = Self::at(store, id, state);
         flow.opening = Opening::Running(commit);
         flow
     }
