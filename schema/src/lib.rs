@@ -19,8 +19,8 @@ pub mod sample;
 mod validate;
 
 pub use input::{Form, FormSource, OptionItem, Question, QuestionType, Text};
-pub use option_list::{Iter as OptionIter, OptionList};
 pub use json_schema::{details_schema, input_schema, lenient_input_schema, result_schema};
+pub use option_list::{Iter as OptionIter, OptionList};
 pub use output::{
     Answer, Continuation, Details, ElaboratedQuestion, Elaboration, ElaborationItem, InputError, Issue, Mode,
     NextAction, QuestionMeta, QuestionStateEntry, QuestionStatus, Strategy, Target, TextContent, ToolResult,

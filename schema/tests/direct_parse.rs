@@ -98,7 +98,9 @@ fn valid_payloads_with_escapes_and_nulls_take_the_fast_path(#[case] text: &str) 
 #[rstest]
 #[case::escaped_text(r#"{"questions":[{"id":"a\t","prompt":"Line\none \"q\"","options":[{"value":"\u00e9","label":" L\u00a0"}]}]}"#)]
 // Unicode spaces at either end, written plainly (no escape): trimmed like any other space.
-#[case::plain_unicode_spaces("{\"questions\":[{\"id\":\"\u{3000}a\",\"prompt\":\"P\u{2003}\",\"options\":[{\"value\":\"x\u{a0}\",\"label\":\"\u{85}L\"}]}]}")]
+#[case::plain_unicode_spaces(
+    "{\"questions\":[{\"id\":\"\u{3000}a\",\"prompt\":\"P\u{2003}\",\"options\":[{\"value\":\"x\u{a0}\",\"label\":\"\u{85}L\"}]}]}"
+)]
 // Past the first 32 bytes a string is searched another way.
 #[case::escape_past_the_first_32_bytes(r#"{"questions":[{"id":"a","prompt":"A prompt of more than thirty-two bytes \"quoted\"","options":[{"value":"x","label":"L"}]}]}"#)]
 #[case::plain_text_past_the_first_32_bytes(r#"{"questions":[{"id":"a","prompt":"A prompt of more than thirty-two bytes, plain","options":[{"value":"x","label":"L"}]}]}"#)]

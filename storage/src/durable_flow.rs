@@ -218,21 +218,16 @@ impl<'s> DurableFlow<'s> {
     }
 
     fn at(store: StoreRef<'s>, id: String, state: FlowState) -> DurableFlow<'s> {
-        DurableFlow {
-            store,
-            id,
-            state,
-            host: FlowHost::default(),
-            offers: None,
-            opening: Opening::Durable,
-        }
+        DurableFlow { store, id, state, host: FlowHost::default(), offers: None, opening: Opening::Durable }
     }
 
     /// The store, once open: always after [`DurableFlow::opened`] succeeded.
     fn store(&self) -> Result<&'s Store, StoreError> {
         match self.store {
             StoreRef::Open(store) => Ok(store),
-            StoreRef::Opening { slot, .. } => slot.get().ok_or_else(|| StoreError::NotRecorded(self.id.clone())),
+            StoreRef::Opening { slot, .. } => {
+                slot.get().ok_or_else(|| StoreError::NotRecorded(self.id.clone()))
+            }
         }
     }
 

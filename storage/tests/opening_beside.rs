@@ -217,7 +217,11 @@ fn a_flow_can_start_before_its_store_is_open(#[values("opens", "fails", "panics"
             opened(),
             Some(("s", make(&entry))),
         );
-        assert_eq!(flow.state().form().questions[0].prompt, "Which database?", "drawable before the store opens");
+        assert_eq!(
+            flow.state().form().questions[0].prompt,
+            "Which database?",
+            "drawable before the store opens"
+        );
         gate.send(()).unwrap();
         match store_does {
             "opens" => {

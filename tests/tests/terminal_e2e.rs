@@ -320,8 +320,11 @@ fn a_store_that_cannot_be_opened_ends_a_live_form_in_one_line() {
     let sb = Sandbox::new();
     sb.file("p.json", PAYLOAD);
     let blocked = sb.file("not-a-dir", "x").join("store.redb");
-    let script =
-        format!("exec '{}' ask --store '{}' < p.json > out.json 2> err.txt", bin().display(), blocked.display());
+    let script = format!(
+        "exec '{}' ask --store '{}' < p.json > out.json 2> err.txt",
+        bin().display(),
+        blocked.display()
+    );
     let mut pty = Pty::spawn(&sb, &script, 80, 24);
     assert_eq!(pty.wait_exit(), 5, "screen:\n{}", pty.screen());
     let err = std::fs::read_to_string(sb.path("err.txt")).unwrap();
@@ -350,7 +353,10 @@ fn the_form_shows_while_another_process_writes_the_store_and_keys_wait_for_it() 
     pty.send(TAB);
     std::thread::sleep(std::time::Duration::from_millis(300));
     let waiting = pty.screen();
-    assert!(waiting.contains("Which database?") && !waiting.contains("Which extras?"), "no key applied yet:\n{waiting}");
+    assert!(
+        waiting.contains("Which database?") && !waiting.contains("Which extras?"),
+        "no key applied yet:\n{waiting}"
+    );
     drop(writing);
     pty.wait_for("Ready to send?");
     pty.send("1");

@@ -8,7 +8,9 @@ use std::time::Duration;
 use anyhow::Context;
 use ask_engine::{Event, FlowState, Origin, Outcome};
 use ask_schema::{Form, FormSource, ToolResult};
-use ask_storage::{DurableFlow, FlowHost, FlowRecord, MakePayload, PayloadEntry, Store, StoreError, StoreOpening};
+use ask_storage::{
+    DurableFlow, FlowHost, FlowRecord, MakePayload, PayloadEntry, Store, StoreError, StoreOpening,
+};
 
 use crate::cli::FlowArgs;
 use crate::exit::Status;
@@ -139,7 +141,11 @@ pub fn start_and_run_opening<'s>(
 ) -> anyhow::Result<Status> {
     let (record, opened, config, retention_days) = opening(id, form, origin, flow);
     let _ = retention.send(retention_days);
-    drive(equip(DurableFlow::start_beside_opening(scope, store, record, opened, payload), config), flow, report)
+    drive(
+        equip(DurableFlow::start_beside_opening(scope, store, record, opened, payload), config),
+        flow,
+        report,
+    )
 }
 
 fn drive(mut session: DurableFlow<'_>, flow: &FlowArgs, report: Report) -> anyhow::Result<Status> {
@@ -153,7 +159,12 @@ fn drive(mut session: DurableFlow<'_>, flow: &FlowArgs, report: Report) -> anyho
 
 /// A new flow's record and opening event for `form`, the config file, and the store's
 /// retention in days.
-fn opening(id: String, form: Form, origin: Origin, flow: &FlowArgs) -> (FlowRecord, Event, Option<PathBuf>, u64) {
+fn opening(
+    id: String,
+    form: Form,
+    origin: Origin,
+    flow: &FlowArgs,
+) -> (FlowRecord, Event, Option<PathBuf>, u64) {
     let config = crate::paths::config_path(flow);
     let loaded = ask_storage::load_settings(config.as_deref());
     let record = FlowRecord::new(id.clone(), origin.command.clone(), flow.session.clone(), now_ms());

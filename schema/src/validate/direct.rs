@@ -40,7 +40,8 @@ pub(super) fn finish(raw: RawForm, source: FormSource) -> Option<Form> {
         .enumerate()
         .map(|(i, Object(q))| question(q, i + 1, source))
         .collect::<Option<_>>()?;
-    distinct(&TextHasher::default(), questions.iter().map(|q| q.id.as_str())).then_some(Form { title, questions })
+    distinct(&TextHasher::default(), questions.iter().map(|q| q.id.as_str()))
+        .then_some(Form { title, questions })
 }
 
 fn question(q: RawQuestion, n: usize, source: FormSource) -> Option<Question> {

@@ -78,7 +78,8 @@ impl Gathered {
     pub(super) fn join(mut self, mut other: Gathered) -> Facts {
         self.settle();
         other.settle();
-        let (large, small) = if self.set.len() >= other.set.len() { (&self, &other) } else { (&other, &self) };
+        let (large, small) =
+            if self.set.len() >= other.set.len() { (&self, &other) } else { (&other, &self) };
         let overlap = small.set.iter().any(|v| large.set.contains(v));
         Facts {
             freeform: self.freeform + other.freeform,
@@ -174,7 +175,11 @@ mod tests {
     ) {
         let hasher = TextHasher::default();
         let make = |values: &[&str], from: usize| -> Vec<OptionItem> {
-            values.iter().enumerate().map(|(i, v)| option(v, (from + i).is_multiple_of(2), from + i == 1)).collect()
+            values
+                .iter()
+                .enumerate()
+                .map(|(i, v)| option(v, (from + i).is_multiple_of(2), from + i == 1))
+                .collect()
         };
         let (a, b) = (make(first, 0), make(second, first.len()));
         // One side settled on its own thread first, as the second reading thread does.

@@ -69,7 +69,12 @@ struct Split<'scope> {
 }
 
 impl<'scope> Split<'scope> {
-    fn start<'env>(scope: &'scope Scope<'scope, 'env>, text: &'env str, at: usize, hasher: TextHasher) -> Self {
+    fn start<'env>(
+        scope: &'scope Scope<'scope, 'env>,
+        text: &'env str,
+        at: usize,
+        hasher: TextHasher,
+    ) -> Self {
         let tail = scope.spawn(move || {
             let mut reader = Reader::new(text, at, hasher);
             let mut run = Run::default();

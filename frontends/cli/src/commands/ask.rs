@@ -46,7 +46,8 @@ pub fn run_ask(args: &AskArgs) -> anyhow::Result<Status> {
     // the store instead.
     std::thread::scope(|scope| {
         let (retention, retention_days) = std::sync::mpsc::channel();
-        let opening = path.as_ref().map(|path| (path, scope.spawn(move || open_and_prune(path, &retention_days))));
+        let opening =
+            path.as_ref().map(|path| (path, scope.spawn(move || open_and_prune(path, &retention_days))));
         let loaded = load_form(args.file.as_deref());
         let live = args.id.is_none() && args.flow.script.is_none() && !crate::terminal::no_ui(&args.flow);
         match (loaded, opening) {
@@ -62,9 +63,10 @@ pub fn run_ask(args: &AskArgs) -> anyhow::Result<Status> {
                 // No new flow opens here before the store is open (`start_and_run` prunes).
                 drop(retention);
                 let store = match opening {
-                    Ok((_, thread)) => {
-                        thread.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic)).map_err(Into::into)
-                    }
+                    Ok((_, thread)) => thread
+                        .join()
+                        .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+                        .map_err(Into::into),
                     Err(no_path) => Err(anyhow::anyhow!("{no_path:#}")),
                 };
                 ask_with(args, loaded, store)
