@@ -1,17 +1,52 @@
-//! The opening event written without copying its form (issue 15.2).
+//! The opening event written without copying its form (issue 15.2), and read without
+//! buffering it (issue 15.4).
 //!
 //! Encoding goes through the frozen DTOs, which own their strings: for a `FlowOpened` event that
 //! meant cloning every question and option of the form (300 000 strings for 100 000 options)
 //! only to serialize and drop them. This writes the same bytes from the form itself. The DTOs
 //! stay the one definition of the format; a test holds these bytes equal to theirs.
+//!
+//! Decoding through the DTOs' enum, tagged by its `"type"` field, makes serde copy the whole
+//! object into a buffer of its own first (it cannot know the tag comes first), then read the
+//! variant out of that buffer: for a large form, most of the decode. Every opening event this
+//! build writes starts with its tag, so its own lines are read as a plain struct of the same
+//! fields instead; tests hold the two readers to the same answer.
 
-use ask_engine::{Origin, Settings, Size};
+use ask_engine::{Event, Origin, Settings, Size};
 use ask_schema::{Form, OptionItem, Question};
-use serde::Serialize;
+use serde::de::IgnoredAny;
 use serde::ser::{SerializeMap, SerializeStruct, Serializer};
+use serde::{Deserialize, Serialize};
 
-use super::EVENT_VERSION;
-use super::convert::{origin_to_wire, settings_to_wire, size_to_wire};
+use super::convert::{from_wire, origin_to_wire, settings_to_wire, size_to_wire};
+use super::v1::{FormV1, OriginV1, SizeV1};
+use super::v3::{EventV3, SettingsV3};
+use super::{DecodeError, EVENT_VERSION};
+
+/// How every opening event this build writes begins.
+pub(super) const PREFIX: &[u8] = br#"{"type":"FlowOpened","#;
+
+/// The fields of [`EventV3::FlowOpened`], with its defaults; the tag is read as a field (so a
+/// second one is refused, as the enum refuses it) and other fields (`"v"`) are ignored, as there.
+#[derive(Deserialize)]
+struct OpenedLine {
+    #[serde(rename = "type")]
+    _tag: IgnoredAny,
+    form: FormV1,
+    settings: SettingsV3,
+    origin: OriginV1,
+    size: SizeV1,
+    #[serde(default)]
+    notices: Vec<String>,
+}
+
+/// A current-version line that starts with [`PREFIX`].
+pub(super) fn decode(bytes: &[u8]) -> Result<Event, DecodeError> {
+    let line: OpenedLine =
+        serde_json::from_slice(bytes).map_err(|e| DecodeError::Malformed(e.to_string()))?;
+    let OpenedLine { form, settings, origin, size, notices, .. } = line;
+    from_wire(EventV3::FlowOpened { form, settings, origin, size, notices })
+}
 
 /// A `FlowOpened` event, field for field as `{"type":"FlowOpened",…,"v":3}` through
 /// [`super::v3::EventV3`].
@@ -110,7 +145,7 @@ mod tests {
     use proptest::prelude::*;
     use rstest::rstest;
 
-    use super::super::{decode, encode, encode_through_dtos};
+    use super::super::{decode, decode_through_dtos, encode, encode_through_dtos};
 
     fn option(value: &str, description: Option<&str>, preview: Option<&str>, freeform: bool) -> OptionItem {
         OptionItem {
@@ -163,6 +198,45 @@ mod tests {
             String::from_utf8(encode_through_dtos(&event).unwrap()).unwrap()
         );
         assert_eq!(decode(&bytes).unwrap(), event);
+        assert_eq!(decode_through_dtos(&bytes).unwrap(), event, "the tagged enum reads it the same");
+    }
+
+    /// A line as this build writes it, with `edit` applied to its text.
+    fn edited(edit: impl Fn(&str) -> String) -> Vec<u8> {
+        let event =
+            opened(Some("T"), QuestionType::Single, vec![option("a", Some("d"), None, false)], vec![]);
+        let line = String::from_utf8(encode(&event).unwrap()).unwrap();
+        let line = edit(&line);
+        assert!(line.as_bytes().starts_with(super::PREFIX) && line.ends_with(r#","v":3}"#), "{line}");
+        line.into_bytes()
+    }
+
+    /// Lines that take the opening event's own reader (its tag first, the version last), valid or
+    /// not: it answers as the DTOs' tagged enum does — the same event, or an error for both.
+    #[rstest]
+    #[case::as_written(edited(str::to_owned), true)]
+    #[case::an_unknown_field(edited(|l| l.replacen(r#""form""#, r#""later":[1,{"x":null}],"form""#, 1)), true)]
+    #[case::the_version_twice(edited(|l| l.replace(r#","v":3}"#, r#","v":2,"v":3}"#)), true)]
+    #[case::size_as_an_array(edited(|l| l.replace(r#""size":{"width":80,"height":24}"#, r#""size":[80,24]"#)), true)]
+    #[case::notices_absent_or_listed(edited(|l| l.replace(r#","v":3}"#, r#","notices":["n"],"v":3}"#)), true)]
+    #[case::the_tag_twice(edited(|l| l.replacen(r#""form""#, r#""type":"FlowOpened","form""#, 1)), false)]
+    #[case::another_tag_later(edited(|l| l.replacen(r#""form""#, r#""type":"KeyPressed","form""#, 1)), false)]
+    #[case::a_field_twice(edited(|l| l.replace(r#","v":3}"#, r#","size":{"width":1,"height":1},"v":3}"#)), false)]
+    #[case::no_settings(edited(|l| { let (a, b) = l.split_once(r#""settings""#).unwrap(); format!("{a}{}", &b[b.find(r#""origin""#).unwrap()..]) }), false)]
+    #[case::notices_null(edited(|l| l.replace(r#","v":3}"#, r#","notices":null,"v":3}"#)), false)]
+    #[case::a_width_out_of_range(edited(|l| l.replace(r#""width":80"#, r#""width":70000"#)), false)]
+    #[case::a_fractional_width(edited(|l| l.replace(r#""width":80"#, r#""width":80.0"#)), false)]
+    #[case::an_unknown_question_type(edited(|l| l.replace(r#""type":"single""#, r#""type":"ranked""#)), false)]
+    #[case::an_unknown_source(edited(|l| l.replace(r#""source":"answer-extraction""#, r#""source":"mail""#)), false)]
+    #[case::not_json_inside(edited(|l| l.replacen(r#""form""#, r#","form""#, 1)), false)]
+    #[case::a_bad_escape(edited(|l| l.replacen(r#""T""#, r#""\q""#, 1)), false)]
+    fn the_opening_events_own_reader_answers_as_the_tagged_enum_does(
+        #[case] line: Vec<u8>,
+        #[case] valid: bool,
+    ) {
+        let (own, dtos) = (decode(&line), decode_through_dtos(&line));
+        assert_eq!(own.is_ok(), valid, "{own:?}");
+        assert_eq!(own.ok(), dtos.ok());
     }
 
     proptest! {
@@ -176,7 +250,10 @@ mod tests {
         ) {
             let options: Vec<_> = texts.iter().map(|(v, d, p, f)| option(v, d.as_deref(), p.as_deref(), *f)).collect();
             let event = opened(title.as_deref(), QuestionType::Single, options, notices);
-            prop_assert_eq!(encode(&event).unwrap(), encode_through_dtos(&event).unwrap());
+            let bytes = encode(&event).unwrap();
+            prop_assert_eq!(&bytes, &encode_through_dtos(&event).unwrap());
+            prop_assert_eq!(decode(&bytes).unwrap(), event.clone());
+            prop_assert_eq!(decode_through_dtos(&bytes).unwrap(), event);
         }
     }
 }
