@@ -5,7 +5,9 @@
 //!   and peak RSS (`VmHWM`, sampled every millisecond while the process runs);
 //! - in a pseudo-terminal at 80×24, as a person sees it: process start → the first frame on
 //!   screen, then a Down key written at that moment → the screen showing it (that key waits for
-//!   the opening commit, which runs beside the first frame).
+//!   the opening commit, which runs beside the first frame); first ever starts (a fresh store,
+//!   config file and log directory each) and later ones (one directory, holding the flows of
+//!   the starts before).
 //!
 //! Run: `cargo bench -p ask-tests --bench startup_scale` (`STARTUP_SCALE_VARIED=1`: varied
 //! text). Side by side with another build:
@@ -115,18 +117,15 @@ fn main() {
         );
         let own = own_resident_kb();
         assert!(own < 64 * 1024, "this bench holds {own} kB: its forks would be timed as start-up");
-        let (mut frames, mut keys) = (Vec::new(), Vec::new());
-        for _ in 0..runs {
-            let (frame, key) =
-                first_frame::start_and_first_key(&bin, &file, "Pick one", Duration::from_secs(60));
-            frames.push(frame);
-            keys.push(key);
+        for (kind, later) in [("first ever", false), ("later", true)] {
+            let limit = Duration::from_secs(60);
+            let (mut frames, mut keys) = first_frame::starts(&bin, &file, "Pick one", limit, runs, later);
+            let (frame, frame_p90, frame_min) = first_frame::summary(&mut frames);
+            let (key, key_p90, key_min) = first_frame::summary(&mut keys);
+            println!(
+                "{n:>9} options in a terminal, {kind:>10} starts: first frame median {frame:>7.1} ms, p90 {frame_p90:>7.1}, \
+                 min {frame_min:>7.1}; then the first key median {key:>7.1} ms, p90 {key_p90:>7.1}, min {key_min:>7.1}"
+            );
         }
-        let (frame, frame_p90, frame_min) = first_frame::summary(&mut frames);
-        let (key, key_p90, key_min) = first_frame::summary(&mut keys);
-        println!(
-            "{n:>9} options in a terminal: first frame median {frame:>7.1} ms, p90 {frame_p90:>7.1}, min {frame_min:>7.1}; \
-             then the first key median {key:>7.1} ms, p90 {key_p90:>7.1}, min {key_min:>7.1}"
-        );
     }
 }
