@@ -39,7 +39,7 @@ use std::time::Duration;
 
 use ask_engine::{Effects, Event, FlowState};
 
-use crate::store::{Claim, FlowRecord, PayloadEntry, Store, StoreError};
+use crate::store::{Claim, FlowRecord, OpeningRows, PayloadEntry, Store, StoreError};
 
 /// Makes the payload entry a new flow saves with its opening ([`DurableFlow::start_beside`]).
 /// It runs on the commit thread: checking a large payload's JSON text for the entry (≈ 8 ms for
@@ -173,7 +173,12 @@ impl<'s> DurableFlow<'s> {
         let mut state = FlowState::default();
         state.apply(&opened);
         let id = record.id.clone();
-        let commit = scope.spawn(move || open()?.open_flow_making(&record, &opened, payload));
+        // The rows are made first: a store still being opened (its integrity check reads the
+        // whole file) is waited for only to write them.
+        let commit = scope.spawn(move || {
+            let rows = OpeningRows::make(&opened, payload)?;
+            open()?.insert_opening(&record, rows)
+        });
         let mut flow = Self::at(store, id, state);
         flow.opening = Opening::Running(commit);
         flow

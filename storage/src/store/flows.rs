@@ -74,38 +74,13 @@ impl Store {
         self.insert_owned_flow(record, &event, payload)
     }
 
-    /// [`Store::open_flow`] with the payload entry made by `make` on a second thread while the
-    /// opening event is encoded: for a form of 100 000 options each is ≈ 9 MB of JSON to check
-    /// or write, and to compress, before the one commit.
-    pub fn open_flow_making<F>(
+    /// Writes the rows of [`OpeningRows::make`] as [`Store::open_flow`] writes its own.
+    pub(crate) fn insert_opening(
         &self,
         record: &FlowRecord,
-        opened: &Event,
-        payload: Option<(&str, F)>,
-    ) -> Result<(), StoreError>
-    where
-        F: FnOnce() -> Result<PayloadEntry, StoreError> + Send,
-    {
-        // A thread costs about 0.05 ms, more than a small form's rows take to make: only rows
-        // large enough to be packed are made side by side.
-        if form_text_bytes(opened) < packed::PACK_FROM {
-            let payload = payload.map(|(session, make)| make().map(|entry| (session, entry))).transpose()?;
-            return self.open_flow(
-                record,
-                opened,
-                payload.as_ref().map(|(session, entry)| (*session, entry)),
-            );
-        }
-        let (event, payload) = std::thread::scope(|scope| {
-            let payload = payload.map(|(session, make)| (session, scope.spawn(|| payload_row(&make()?))));
-            let event = encode_row(opened).map_err(StoreError::Encode);
-            let payload = payload.map(|(session, row)| {
-                let row = row.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic));
-                row.map(|row| (session, row))
-            });
-            (event, payload.transpose())
-        });
-        self.insert_owned_flow(record, &event?, payload?)
+        rows: OpeningRows<'_>,
+    ) -> Result<(), StoreError> {
+        self.insert_owned_flow(record, &rows.event, rows.payload)
     }
 
     /// Inserts a flow with its encoded opening event, its payload row and this process's lease.
@@ -236,6 +211,46 @@ impl Store {
 }
 
 /// About how many bytes of text an opening event's form holds (its rows are at least that).
+/// A new flow's opening event and payload entry as store rows, made before the store is
+/// needed: a form opened while the store is still being opened (its integrity check reads the
+/// whole file) has its rows made meanwhile.
+pub(crate) struct OpeningRows<'a> {
+    event: Vec<u8>,
+    payload: Option<(&'a str, Vec<u8>)>,
+}
+
+impl<'a> OpeningRows<'a> {
+    /// The rows of `opened` and of the payload entry `make` gives (for its session). The entry
+    /// is made and encoded on a second thread while the opening event is encoded: for a form of
+    /// 100 000 options each is ≈ 9 MB of JSON to check or write, and to compress.
+    pub(crate) fn make<F>(
+        opened: &Event,
+        payload: Option<(&'a str, F)>,
+    ) -> Result<OpeningRows<'a>, StoreError>
+    where
+        F: FnOnce() -> Result<PayloadEntry, StoreError> + Send,
+    {
+        // A thread costs about 0.05 ms, more than a small form's rows take to make: only rows
+        // large enough to be packed are made side by side.
+        if form_text_bytes(opened) < packed::PACK_FROM {
+            let payload =
+                payload.map(|(session, make)| Ok::<_, StoreError>((session, payload_row(&make()?)?)));
+            let payload = payload.transpose()?;
+            return Ok(OpeningRows { event: encode_row(opened).map_err(StoreError::Encode)?, payload });
+        }
+        let (event, payload) = std::thread::scope(|scope| {
+            let payload = payload.map(|(session, make)| (session, scope.spawn(|| payload_row(&make()?))));
+            let event = encode_row(opened).map_err(StoreError::Encode);
+            let payload = payload.map(|(session, row)| {
+                let row = row.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+                row.map(|row| (session, row))
+            });
+            (event, payload.transpose())
+        });
+        Ok(OpeningRows { event: event?, payload: payload? })
+    }
+}
+
 fn form_text_bytes(opened: &Event) -> usize {
     let Event::FlowOpened { form, .. } = opened else { return 0 };
     let option = |o: &ask_schema::OptionItem| {

@@ -30,6 +30,7 @@ use std::time::{Duration, Instant};
 use redb::{Database, ReadableDatabase, ReadableTable, TableDefinition, TransactionError, WriteTransaction};
 
 pub use errors::StoreError;
+pub(crate) use flows::OpeningRows;
 pub use flows::{FLOW_RECORD_VERSION, FlowRecord};
 pub use leases::{Claim, Lease};
 pub use payloads::{PayloadEntry, raw_params};
