@@ -334,6 +334,64 @@ fn a_store_that_cannot_be_opened_ends_a_live_form_in_one_line() {
     assert_eq!(pty.modes(), (false, false, false), "terminal restored");
 }
 
+/// A payload of 1 MiB or more is read, and built into its form, on two threads; in a terminal
+/// the store then waits to be opened until the form is built (its check reads the whole file).
+fn large_payload(sb: &Sandbox) -> std::path::PathBuf {
+    let text = ask_schema::sample::options_payload(15_000, ask_schema::sample::SampleText::Repeated);
+    assert!(text.len() >= 1 << 20, "{} bytes", text.len());
+    sb.file("large.json", &text)
+}
+
+/// The deferred opening of the store with a large payload: the form answers, and the flow is
+/// recorded — on a fresh store, and again on the store that now holds the first flow.
+#[test]
+fn a_large_payload_is_answered_in_a_terminal_and_recorded_on_a_fresh_and_a_used_store() {
+    let sb = Sandbox::new();
+    let payload = large_payload(&sb);
+    for (run, key) in [(1, "2"), (2, "3")] {
+        let script = format!("exec '{}' ask '{}' > out.json", bin().display(), payload.display());
+        let mut pty = Pty::spawn(&sb, &script, 80, 24);
+        pty.wait_for("Pick one");
+        pty.send(key);
+        pty.wait_for("Ready to send?");
+        pty.send("1");
+        pty.wait_for("Press 1 again to Submit");
+        pty.send("1");
+        assert_eq!(pty.wait_exit(), 0, "run {run}; screen:\n{}", pty.screen());
+        let value = format!("v{}", key.parse::<u32>().unwrap() - 1);
+        assert_eq!(out(&sb)["details"]["answers"]["a"]["values"], json!([value]), "run {run}");
+        let listed = sb.run(&["log", "list"]);
+        assert_eq!(
+            listed.stdout.lines().filter(|l| l.contains("submitted")).count(),
+            run,
+            "{}",
+            listed.stdout
+        );
+    }
+}
+
+/// A store that cannot be opened, found after a large payload's form is built and drawn: one
+/// line, the error status, the terminal put back.
+#[test]
+fn a_store_that_cannot_be_opened_ends_a_live_form_with_a_large_payload_in_one_line() {
+    let sb = Sandbox::new();
+    let payload = large_payload(&sb);
+    let blocked = sb.file("not-a-dir", "x").join("store.redb");
+    let script = format!(
+        "exec '{}' ask --store '{}' '{}' > out.json 2> err.txt",
+        bin().display(),
+        blocked.display(),
+        payload.display()
+    );
+    let mut pty = Pty::spawn(&sb, &script, 80, 24);
+    assert_eq!(pty.wait_exit(), 5, "screen:\n{}", pty.screen());
+    let err = std::fs::read_to_string(sb.path("err.txt")).unwrap();
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.starts_with("ask-user: ") && err.contains("not-a-dir"), "{err}");
+    assert_eq!(std::fs::read_to_string(sb.path("out.json")).unwrap(), "", "no result");
+    assert_eq!(pty.modes(), (false, false, false), "terminal restored");
+}
+
 /// While another process is inside a write transaction on the store, the form is on screen, the
 /// keys typed meanwhile wait in the terminal (the flow's opening commit waits for that write,
 /// and no key is applied before it), and once the other write ends they answer the form.

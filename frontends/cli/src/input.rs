@@ -10,6 +10,14 @@ use std::path::Path;
 /// million options (87 MB) is read in about 31 ms instead of 55 (issue 15.2).
 const SPLIT_READ_FROM: u64 = 1 << 20;
 
+/// Whether the payload at `path` (`None`: stdin) is a file long enough to be read as two halves
+/// (and so, read into its form on two threads as well).
+pub fn read_in_halves(path: Option<&Path>) -> bool {
+    path.filter(|p| p.as_os_str() != "-")
+        .and_then(|p| std::fs::metadata(p).ok())
+        .is_some_and(|meta| meta.is_file() && meta.len() >= SPLIT_READ_FROM)
+}
+
 /// Reads raw bytes from a path, or stdin for `-`. A UTF-8 byte-order mark (editors on Windows
 /// write one) is dropped.
 pub fn read_bytes(path: &Path) -> std::io::Result<Vec<u8>> {
@@ -103,6 +111,27 @@ mod tests {
         let read = super::read_file(&path, split_from).expect("read");
         assert_eq!(read.len(), bytes.len());
         assert!(read == bytes, "the bytes read differ from the file's");
+    }
+
+    /// What decides that a live form's store waits for its form to be built.
+    #[rstest]
+    #[case::stdin_by_default(None, false)]
+    #[case::stdin_by_name(Some("-"), false)]
+    #[case::a_small_file(Some("small.json"), false)]
+    #[case::a_file_of_the_split_length(Some("large.json"), true)]
+    #[case::a_directory(Some("dir"), false)]
+    #[case::a_missing_file(Some("missing.json"), false)]
+    fn a_payload_is_read_in_halves_only_from_a_long_enough_file(
+        #[case] name: Option<&str>,
+        #[case] halves: bool,
+    ) {
+        let dir = tempfile::tempdir().expect("temp dir");
+        std::fs::write(dir.path().join("small.json"), text_of(1000)).expect("write");
+        std::fs::write(dir.path().join("large.json"), text_of(super::SPLIT_READ_FROM as usize))
+            .expect("write");
+        std::fs::create_dir(dir.path().join("dir")).expect("dir");
+        let path = name.map(|n| if n == "-" { std::path::PathBuf::from("-") } else { dir.path().join(n) });
+        assert_eq!(super::read_in_halves(path.as_deref()), halves);
     }
 
     #[test]

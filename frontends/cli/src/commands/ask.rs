@@ -39,17 +39,35 @@ pub fn load_form(file: Option<&Path>) -> anyhow::Result<Result<Loaded, Vec<Issue
 pub fn run_ask(args: &AskArgs) -> anyhow::Result<Status> {
     let path = crate::paths::store_path(args.flow.store.as_deref());
     let slot = OnceLock::new();
-    // The store opens (its integrity check, and the first time its creation, are a few synced
-    // writes) while the payload is read and validated: at 100 000 options that takes 5 ms off
-    // the first frame. A new form in a live terminal does not wait for it at all: its first
-    // frame is drawn meanwhile, and its opening commit (which every key waits for) waits for
-    // the store instead.
+    // The store opens on a thread of its own: its creation the first time is a few synced
+    // writes, and every open checks it (each page of the file read and checksummed: tens of
+    // milliseconds for a store holding large forms). A new form in a live terminal does not
+    // wait for it at all: its first frame is drawn meanwhile, and its opening commit (which
+    // every key waits for) waits for the store instead. Elsewhere the store opens while the
+    // payload is read and validated.
     std::thread::scope(|scope| {
         let (retention, retention_days) = std::sync::mpsc::channel();
-        let opening =
-            path.as_ref().map(|path| (path, scope.spawn(move || open_and_prune(path, &retention_days))));
-        let loaded = load_form(args.file.as_deref());
         let live = args.id.is_none() && args.flow.script.is_none() && !crate::terminal::no_ui(&args.flow);
+        // A payload read on two threads keeps both cores busy until its form is built, and the
+        // store's check beside it delayed the first frame (at 100 000 options, by 5-10 ms with a
+        // 60 MB store). In a live terminal such a store waits for the form, then opens beside
+        // the opening commit's encoding, which does not need it.
+        let (go, until_go) = if live && crate::input::read_in_halves(args.file.as_deref()) {
+            let (go, until_go) = std::sync::mpsc::channel::<()>();
+            (Some(go), Some(until_go))
+        } else {
+            (None, None)
+        };
+        let opening = path.as_ref().map(|path| {
+            let open = move || {
+                // Returns at once when there is nothing to wait for, or when the sender is gone.
+                let _ = until_go.map(|until| until.recv());
+                open_and_prune(path, &retention_days)
+            };
+            (path, scope.spawn(open))
+        });
+        let loaded = load_form(args.file.as_deref());
+        drop(go);
         match (loaded, opening) {
             (Ok(Ok((form, text))), Ok((path, thread))) if live => {
                 let id = new_flow_id();
