@@ -210,7 +210,6 @@ impl Store {
     }
 }
 
-/// About how many bytes of text an opening event's form holds (its rows are at least that).
 /// A new flow's opening event and payload entry as store rows, made before the store is
 /// needed: a form opened while the store is still being opened (its integrity check reads the
 /// whole file) has its rows made meanwhile.
@@ -251,6 +250,7 @@ impl<'a> OpeningRows<'a> {
     }
 }
 
+/// About how many bytes of text an opening event's form holds (its rows are at least that).
 fn form_text_bytes(opened: &Event) -> usize {
     let Event::FlowOpened { form, .. } = opened else { return 0 };
     let option = |o: &ask_schema::OptionItem| {
