@@ -314,14 +314,22 @@ fn ask_with_a_terminal_on_stdin_says_it_waits_for_the_payload() {
 
 /// The form's first frame does not wait for the store to open (issue 15.2), so a store that
 /// cannot be opened is found with the form already up: the run still ends in one line on
-/// stderr, with the error exit status, the terminal put back and no result on stdout.
-#[test]
-fn a_store_that_cannot_be_opened_ends_a_live_form_in_one_line() {
+/// stderr, with the error exit status, the terminal put back and no result on stdout. A large
+/// payload (read from a file on two threads) has its store opened only once its form is built.
+#[rstest::rstest]
+#[case::small_payload_on_stdin(false)]
+#[case::large_payload_file(true)]
+fn a_store_that_cannot_be_opened_ends_a_live_form_in_one_line(#[case] large: bool) {
     let sb = Sandbox::new();
-    sb.file("p.json", PAYLOAD);
+    let payload = if large {
+        format!("'{}'", large_payload(&sb).display())
+    } else {
+        sb.file("p.json", PAYLOAD);
+        "< p.json".to_owned()
+    };
     let blocked = sb.file("not-a-dir", "x").join("store.redb");
     let script = format!(
-        "exec '{}' ask --store '{}' < p.json > out.json 2> err.txt",
+        "exec '{}' ask --store '{}' {payload} > out.json 2> err.txt",
         bin().display(),
         blocked.display()
     );
@@ -368,28 +376,6 @@ fn a_large_payload_is_answered_in_a_terminal_and_recorded_on_a_fresh_and_a_used_
             listed.stdout
         );
     }
-}
-
-/// A store that cannot be opened, found after a large payload's form is built and drawn: one
-/// line, the error status, the terminal put back.
-#[test]
-fn a_store_that_cannot_be_opened_ends_a_live_form_with_a_large_payload_in_one_line() {
-    let sb = Sandbox::new();
-    let payload = large_payload(&sb);
-    let blocked = sb.file("not-a-dir", "x").join("store.redb");
-    let script = format!(
-        "exec '{}' ask --store '{}' '{}' > out.json 2> err.txt",
-        bin().display(),
-        blocked.display(),
-        payload.display()
-    );
-    let mut pty = Pty::spawn(&sb, &script, 80, 24);
-    assert_eq!(pty.wait_exit(), 5, "screen:\n{}", pty.screen());
-    let err = std::fs::read_to_string(sb.path("err.txt")).unwrap();
-    assert_eq!(err.lines().count(), 1, "{err}");
-    assert!(err.starts_with("ask-user: ") && err.contains("not-a-dir"), "{err}");
-    assert_eq!(std::fs::read_to_string(sb.path("out.json")).unwrap(), "", "no result");
-    assert_eq!(pty.modes(), (false, false, false), "terminal restored");
 }
 
 /// While another process is inside a write transaction on the store, the form is on screen, the

@@ -52,16 +52,12 @@ pub fn run_ask(args: &AskArgs) -> anyhow::Result<Status> {
         // store's check beside it delayed the first frame (at 100 000 options, by 5-10 ms with a
         // 60 MB store). In a live terminal such a store waits for the form, then opens beside
         // the opening commit's encoding, which does not need it.
-        let (go, until_go) = if live && crate::input::read_in_halves(args.file.as_deref()) {
-            let (go, until_go) = std::sync::mpsc::channel::<()>();
-            (Some(go), Some(until_go))
-        } else {
-            (None, None)
-        };
+        let (go, until_go) = std::sync::mpsc::channel::<()>();
+        // The store's thread goes on once `go` is dropped: here at once, or after the form.
+        let go = (live && crate::input::read_in_halves(args.file.as_deref())).then_some(go);
         let opening = path.as_ref().map(|path| {
             let open = move || {
-                // Returns at once when there is nothing to wait for, or when the sender is gone.
-                let _ = until_go.map(|until| until.recv());
+                let _ = until_go.recv();
                 open_and_prune(path, &retention_days)
             };
             (path, scope.spawn(open))
