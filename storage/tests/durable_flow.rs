@@ -253,3 +253,30 @@ fn a_burst_of_keys_is_one_durable_commit(#[case] keys: usize) {
     assert_eq!(logged.len(), 3 + keys, "every key is in the log");
     assert_eq!(&FlowState::replay(&logged), flow.state());
 }
+
+/// A burst is folded before its commit lands (no copy of the state is made for it); when that
+/// commit fails — here another process holds the store's write lock past the bounded wait —
+/// the burst is taken back out: the state is again a fold of the log, and the flow goes on once
+/// the store is free, as if the burst had never been typed.
+#[test]
+fn a_burst_whose_commit_fails_leaves_the_state_a_fold_of_the_log() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("s.redb");
+    let mut store = Store::open(&path).unwrap();
+    store.set_write_wait(std::time::Duration::from_millis(200));
+    let key = |id: &str| Event::key(KeyPress::parse(id).unwrap());
+    let mut flow = DurableFlow::start(&store, &FlowRecord::new("f", "ask", "s", 0), opened(2, true)).unwrap();
+    flow.push(key("down")).unwrap();
+    let before = flow.state().clone();
+    let raw =
+        redb::Builder::new().set_concurrency_mode(redb::ConcurrencyMode::MultiWriter).open(&path).unwrap();
+    let blocker = raw.begin_write().unwrap();
+    let failed = flow.push_all(&[key("enter"), key("tab"), key("space")]).unwrap_err();
+    assert!(matches!(failed, ask_storage::StoreError::Busy { .. }), "{failed:?}");
+    assert_eq!(flow.state(), &before, "the burst is taken back out of the state");
+    drop((blocker, raw));
+    assert_eq!(flow.push_all(&[key("tab"), key("space")]).unwrap(), 2, "the flow goes on");
+    let logged = store.events("f").unwrap();
+    assert_eq!(logged.len(), 4, "the opening, the first key and the later burst: {logged:?}");
+    assert_eq!(&FlowState::replay(&logged), flow.state());
+}

@@ -13,8 +13,13 @@
 //! Then the scale sizes: 500 questions × 2 000 options, and previews of 1 000, 100 000 and
 //! 1 000 000 lines, 400 keys each.
 //!
+//! Then at a person's pace: the first 300 keys of the typical script (and the echo floor), one
+//! every 100 ms, as a fast typist sends them. Above, a key follows as soon as the last one's
+//! frame has settled (4 ms of quiet); this machine's disk syncs slower after it has been idle,
+//! so that pace flatters the durable commit.
+//!
 //! Run: `cargo bench -p ask-tests --bench keyscreen` (it builds the release binary first;
-//! `KEYSCREEN_ONLY=keys|scale|burst` runs one part, `ASK_BENCH_BIN` measures another build,
+//! `KEYSCREEN_ONLY=keys|scale|burst|paced` runs one part, `ASK_BENCH_BIN` measures another build,
 //! `KEYSCREEN_SLOWEST=N` lists each script's N slowest keys).
 #![allow(clippy::unwrap_used, clippy::expect_used)] // a benchmark fails loudly
 
@@ -172,35 +177,55 @@ fn report(name: &str, mut samples: Vec<Duration>, unchanged: usize, restarts: us
     );
 }
 
-/// The echo floor, then the 2 000-key scripts sent one key at a time.
-fn keys_one_at_a_time(bin: &Path, bench: &Path, scratch: &Path) {
-    // The floor: a program that only echoes each key back.
+/// The keys of a script of the shared workload, the first `take` of its lines.
+fn script_keys(bench: &Path, script: &str, take: usize) -> Vec<Vec<u8>> {
+    let text = std::fs::read_to_string(bench.join(script)).unwrap();
+    text.lines().take(take).flat_map(encode).collect()
+}
+
+/// The floor: a program that only echoes each key back, sent the typical script's first
+/// `take` lines, `pace` apart.
+fn echo_floor(bench: &Path, name: &str, take: usize, pace: Duration) {
     let mut echo = CommandBuilder::new("sh");
     echo.args(["-c", "stty raw -echo; echo ready; exec cat"]);
     let mut floor = Session::spawn(echo, "ready");
-    let keys: Vec<Vec<u8>> = std::fs::read_to_string(bench.join("keys-typical-2000.txt"))
-        .unwrap()
-        .lines()
-        .flat_map(encode)
-        .filter(|k| k != b"\x1b") // cat echoes ESC, but a lone ESC then waits for more bytes
+    let keys = script_keys(bench, "keys-typical-2000.txt", take);
+    // cat echoes ESC, but a lone ESC then waits for more bytes.
+    let samples: Vec<Duration> = keys
+        .iter()
+        .filter(|k| k.as_slice() != b"\x1b")
+        .filter_map(|k| {
+            std::thread::sleep(pace);
+            floor.key(k)
+        })
         .collect();
-    let samples: Vec<Duration> = keys.iter().filter_map(|k| floor.key(k)).collect();
-    report("echo only (floor)", samples, 0, 0);
+    report(name, samples, 0, 0);
     let _ = floor.child.kill();
+}
 
+/// The echo floor, then the 2 000-key scripts sent one key at a time.
+fn keys_one_at_a_time(bin: &Path, bench: &Path, scratch: &Path) {
+    echo_floor(bench, "echo only (floor)", usize::MAX, Duration::ZERO);
     for (name, form, script) in [
         ("typical (5 × 4)", "form-typical.json", "keys-typical-2000.txt"),
         ("stress (50 × 200)", "form-stress.json", "keys-stress-2000.txt"),
     ] {
-        let keys: Vec<Vec<u8>> =
-            std::fs::read_to_string(bench.join(script)).unwrap().lines().flat_map(encode).collect();
-        run_script(bin, name, &bench.join(form), &keys, scratch);
+        let keys = script_keys(bench, script, usize::MAX);
+        run_script(bin, name, &bench.join(form), &keys, scratch, Duration::ZERO);
     }
 }
 
-/// Sends `keys` one at a time to `ask-user ask form`, starting a fresh process whenever the
-/// script ends the form, and reports the key → screen times.
-fn run_script(bin: &Path, name: &str, form: &Path, keys: &[Vec<u8>], scratch: &Path) {
+/// The typical script's first 300 keys and the echo floor, one key every 100 ms.
+fn keys_at_a_persons_pace(bin: &Path, bench: &Path, scratch: &Path) {
+    const PACE: Duration = Duration::from_millis(100);
+    echo_floor(bench, "echo only, 100 ms apart", 300, PACE);
+    let keys = script_keys(bench, "keys-typical-2000.txt", 300);
+    run_script(bin, "typical, 100 ms apart", &bench.join("form-typical.json"), &keys, scratch, PACE);
+}
+
+/// Sends `keys` one at a time, `pace` apart, to `ask-user ask form`, starting a fresh process
+/// whenever the script ends the form, and reports the key → screen times.
+fn run_script(bin: &Path, name: &str, form: &Path, keys: &[Vec<u8>], scratch: &Path, pace: Duration) {
     let dir = tempfile::tempdir_in(scratch).unwrap();
     let ready = |s: &mut Option<Session>| {
         if s.as_mut().is_none_or(|s| !s.running()) {
@@ -216,6 +241,7 @@ fn run_script(bin: &Path, name: &str, form: &Path, keys: &[Vec<u8>], scratch: &P
         if ready(&mut session) {
             restarts += 1;
         }
+        std::thread::sleep(pace);
         match session.as_mut().unwrap().key(key) {
             Some(d) => {
                 samples.push(d);
@@ -247,10 +273,7 @@ fn run_script(bin: &Path, name: &str, form: &Path, keys: &[Vec<u8>], scratch: &P
 /// lines on every option of its preview question (moved to the front), each driven by the
 /// first 400 keys of the matching script: the time per key must not grow with the size.
 fn scale(bin: &Path, bench: &Path, scratch: &Path) {
-    let script = |name: &str| -> Vec<Vec<u8>> {
-        let text = std::fs::read_to_string(bench.join(name)).unwrap();
-        text.lines().take(400).flat_map(encode).collect()
-    };
+    let script = |name: &str| script_keys(bench, name, 400);
     let form_at = |name: &str, value: serde_json::Value| {
         let path = scratch.join(name);
         std::fs::write(&path, serde_json::to_vec(&value).unwrap()).unwrap();
@@ -267,7 +290,7 @@ fn scale(bin: &Path, bench: &Path, scratch: &Path) {
         })
         .collect();
     let big = form_at("scale-500x2000.json", serde_json::json!({"questions": questions}));
-    run_script(bin, "500 × 2 000 options", &big, &script("keys-stress-2000.txt"), scratch);
+    run_script(bin, "500 × 2 000 options", &big, &script("keys-stress-2000.txt"), scratch, Duration::ZERO);
     let typical: serde_json::Value =
         serde_json::from_slice(&std::fs::read(bench.join("form-typical.json")).unwrap()).unwrap();
     for lines in [1_000, 100_000, 1_000_000] {
@@ -287,6 +310,7 @@ fn scale(bin: &Path, bench: &Path, scratch: &Path) {
             &path,
             &script("keys-typical-2000.txt"),
             scratch,
+            Duration::ZERO,
         );
     }
 }
@@ -351,6 +375,9 @@ fn main() {
     }
     if runs("scale") {
         scale(&bin, &bench, &scratch);
+    }
+    if runs("paced") {
+        keys_at_a_persons_pace(&bin, &bench, &scratch);
     }
     if !runs("burst") {
         return;
