@@ -10,7 +10,7 @@
 
 use std::path::PathBuf;
 
-use ask_engine::{Event, FlowState, Origin, Settings, Size, parse_script};
+use ask_engine::{Event, FlowState, Settings, parse_script};
 use ask_schema::{FormSource, validate_text};
 use divan::counter::ItemsCount;
 
@@ -26,13 +26,7 @@ struct Workload {
 
 fn load(form: &str, keys: &str) -> Workload {
     let form = validate_text(&workload(form), FormSource::Tool).expect("workload form is valid");
-    let opened = Event::FlowOpened {
-        form: form.into(),
-        settings: Settings::default().into(),
-        origin: Origin::tool(),
-        size: Size::default(),
-        notices: vec![],
-    };
+    let opened = Event::opened(form);
     let settings = Settings::default();
     let events: Vec<Event> = parse_script(&workload(keys))
         .expect("workload script parses")

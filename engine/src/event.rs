@@ -115,4 +115,17 @@ impl Event {
     pub fn key(key: KeyPress) -> Event {
         Event::KeyPressed { key }
     }
+
+    /// The opening of a flow on `form` as the `ask_user` tool opens it, with the default
+    /// settings and terminal size and no config notices: what a host that has no config file or
+    /// terminal of its own (an embedding, a benchmark) starts a flow with.
+    pub fn opened(form: impl Into<Arc<Form>>) -> Event {
+        Event::FlowOpened {
+            form: form.into(),
+            settings: Box::default(),
+            origin: Origin::tool(),
+            size: Size::default(),
+            notices: vec![],
+        }
+    }
 }

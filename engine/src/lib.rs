@@ -9,7 +9,7 @@
 //! # Embedding
 //!
 //! ```
-//! use ask_engine::{Event, FlowState, KeyPress, Origin, Size};
+//! use ask_engine::{Event, FlowState, KeyPress};
 //! use ask_schema::{validate, FormSource};
 //!
 //! // 1. Validate the agent's payload.
@@ -23,9 +23,7 @@
 //!
 //! // 2. Open a flow and feed it keys, as a frontend would.
 //! let mut flow = FlowState::default();
-//! flow.apply(&Event::FlowOpened {
-//!     form: form.into(), settings: Box::default(), origin: Origin::tool(), size: Size::default(), notices: vec![],
-//! });
+//! flow.apply(&Event::opened(form));
 //! for id in ["down", "enter", "1", "1"] {           // pick SQLite, then Submit (double press)
 //!     let effects = flow.apply(&Event::key(KeyPress::parse(id).unwrap()));
 //!     if effects.completed.is_some() { break; }

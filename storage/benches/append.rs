@@ -16,7 +16,7 @@ use std::io::{Seek, SeekFrom, Write};
 use std::path::Path;
 use std::time::Instant;
 
-use ask_engine::{Event, FlowState, KeyPress, Origin, Settings, Size};
+use ask_engine::{Event, FlowState, KeyPress};
 use ask_schema::{FormSource, validate};
 use ask_storage::{FlowRecord, Store};
 
@@ -44,13 +44,7 @@ fn opened() -> Event {
     let raw = serde_json::json!({"questions": [{"id": "q", "prompt": "P?", "type": "multi",
         "options": [{"value": "a", "label": "A"}, {"value": "b", "label": "B"}]}]});
     let form = validate(&raw, FormSource::Tool).unwrap();
-    Event::FlowOpened {
-        form: form.into(),
-        settings: Settings::default().into(),
-        origin: Origin::tool(),
-        size: Size::default(),
-        notices: vec![],
-    }
+    Event::opened(form)
 }
 
 fn fdatasync_probe(dir: &Path) -> Vec<u64> {

@@ -10,7 +10,7 @@
 use std::path::PathBuf;
 use std::time::Instant;
 
-use ask_engine::{Event, Origin, Settings, Size, parse_script};
+use ask_engine::{Event, Settings, parse_script};
 use ask_schema::{FormSource, validate_text};
 use ask_storage::{DurableFlow, FlowRecord, Store};
 
@@ -27,13 +27,7 @@ fn main() {
         ("stress (50 × 200)", "form-stress.json", "keys-stress-100000.txt"),
     ] {
         let form = validate_text(&workload(form), FormSource::Tool).unwrap();
-        let opened = Event::FlowOpened {
-            form: form.into(),
-            settings: Settings::default().into(),
-            origin: Origin::tool(),
-            size: Size::default(),
-            notices: vec![],
-        };
+        let opened = Event::opened(form);
         let settings = Settings::default();
         let events: Vec<Event> = parse_script(&workload(keys))
             .unwrap()

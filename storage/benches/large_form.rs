@@ -7,7 +7,7 @@
 
 use std::time::Instant;
 
-use ask_engine::{Event, FlowState, Origin, Settings, Size};
+use ask_engine::{Event, FlowState};
 use ask_schema::FormSource;
 use ask_schema::sample::{SampleText, options_payload};
 use ask_storage::{FlowRecord, Store};
@@ -19,13 +19,7 @@ fn main() {
         {
             let form =
                 ask_schema::validate_text(&options_payload(n, SampleText::Varied), FormSource::Tool).unwrap();
-            let opened = Event::FlowOpened {
-                form: form.into(),
-                settings: Settings::default().into(),
-                origin: Origin::tool(),
-                size: Size::default(),
-                notices: vec![],
-            };
+            let opened = Event::opened(form);
             let store = Store::open(&path).unwrap();
             store.open_flow(&FlowRecord::new("large", "ask", "b", 0), &opened, None).unwrap();
         }

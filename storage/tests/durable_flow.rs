@@ -106,13 +106,7 @@ fn an_overlay_toggle_is_saved_and_a_failed_save_is_committed_as_an_event() {
     )
     .unwrap();
     let form = validate(&payload(1, false), FormSource::Tool).unwrap();
-    let opened = Event::FlowOpened {
-        form: form.into(),
-        settings: Settings::default().into(),
-        origin: Origin::tool(),
-        size: Size::default(),
-        notices: vec![],
-    };
+    let opened = Event::opened(form);
     let mut flow = DurableFlow::start(&store, &FlowRecord::new("f", "ask", "s", 0), opened)
         .unwrap()
         .with_host(FlowHost { config: Some(dir.path().join("config.json")) });
@@ -157,13 +151,7 @@ impl redb::StorageBackend for CountingBackend {
 
 fn opened(n: usize, multi: bool) -> Event {
     let form = validate(&payload(n, multi), FormSource::Tool).unwrap();
-    Event::FlowOpened {
-        form: form.into(),
-        settings: Settings::default().into(),
-        origin: Origin::tool(),
-        size: Size::default(),
-        notices: vec![],
-    }
+    Event::opened(form)
 }
 
 fn memory_store() -> Store {

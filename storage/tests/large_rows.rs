@@ -3,7 +3,7 @@
 //! older build wrote still reads.
 #![allow(clippy::unwrap_used, clippy::expect_used)] // tests fail loudly by design
 
-use ask_engine::{Event, FlowState, KeyPress, Origin, Size};
+use ask_engine::{Event, FlowState, KeyPress};
 use ask_schema::{FormSource, validate_text};
 use ask_storage::{DurableFlow, FlowRecord, PayloadEntry, Store};
 use redb::{ReadableDatabase, TableDefinition};
@@ -43,13 +43,7 @@ fn payload(n: usize) -> String {
 }
 
 fn opened(text: &str) -> Event {
-    Event::FlowOpened {
-        form: validate_text(text, FormSource::Tool).unwrap().into(),
-        settings: Box::default(),
-        origin: Origin::tool(),
-        size: Size::default(),
-        notices: vec![],
-    }
+    Event::opened(validate_text(text, FormSource::Tool).unwrap())
 }
 
 fn raw_row(path: &std::path::Path, table: LogTable, key: (&str, u64)) -> Vec<u8> {

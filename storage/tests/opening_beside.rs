@@ -3,7 +3,7 @@
 //! does, and a failed opening records nothing and touches no other flow.
 #![allow(clippy::unwrap_used, clippy::expect_used)] // tests fail loudly by design
 
-use ask_engine::{Event, KeyPress, Origin, Size};
+use ask_engine::{Event, KeyPress};
 use ask_schema::{FormSource, validate};
 use ask_storage::{DurableFlow, FlowRecord, MakePayload, PayloadEntry, Store, StoreError};
 use serde_json::json;
@@ -15,13 +15,7 @@ fn opened() -> Event {
 }
 
 fn opening(form: ask_schema::Form) -> Event {
-    Event::FlowOpened {
-        form: form.into(),
-        settings: Box::default(),
-        origin: Origin::tool(),
-        size: Size::default(),
-        notices: vec![],
-    }
+    Event::opened(form)
 }
 
 fn key(id: &str) -> Event {

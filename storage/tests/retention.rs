@@ -1,7 +1,7 @@
 //! Retention: finished flows are pruned by age or count; unfinished ones never are.
 #![allow(clippy::unwrap_used, clippy::expect_used)] // tests fail loudly by design
 
-use ask_engine::{Event, KeyPress, Origin, Settings, Size};
+use ask_engine::{Event, KeyPress};
 use ask_schema::{FormSource, validate};
 use ask_storage::{FlowRecord, PayloadEntry, PruneRule, Store};
 
@@ -18,13 +18,7 @@ fn store_with(flows: &[(&str, u64, bool)]) -> (tempfile::TempDir, Store) {
     let raw = serde_json::json!({"questions": [{"id": "q", "prompt": "P?", "options": [{"value": "a", "label": "A"}]}]});
     let form = validate(&raw, FormSource::Tool).unwrap();
     for (id, day, done) in flows {
-        let opened = Event::FlowOpened {
-            form: form.clone().into(),
-            settings: Settings::default().into(),
-            origin: Origin::tool(),
-            size: Size::default(),
-            notices: vec![],
-        };
+        let opened = Event::opened(form.clone());
         store.create_flow(&FlowRecord::new(*id, "ask", "s", day * DAY), &opened).unwrap();
         let entry = PayloadEntry {
             version: 1,

@@ -3,7 +3,7 @@
 //! lines, the terminal side through the keys of a `--script`.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-use ask_engine::{Event, FlowState, Origin, Settings, Size, parse_script};
+use ask_engine::{Event, FlowState, parse_script};
 use ask_plain::{Ended, Flow, run};
 use ask_schema::{FormSource, validate};
 use rstest::rstest;
@@ -25,13 +25,7 @@ fn opened(example: &str) -> FlowState {
         std::fs::read_to_string(format!("{}/../../examples/{example}", env!("CARGO_MANIFEST_DIR"))).unwrap();
     let form = validate(&serde_json::from_str(&text).unwrap(), FormSource::Tool).unwrap();
     let mut state = FlowState::default();
-    state.apply(&Event::FlowOpened {
-        form: form.into(),
-        settings: Settings::default().into(),
-        origin: Origin::tool(),
-        size: Size::default(),
-        notices: vec![],
-    });
+    state.apply(&Event::opened(form));
     state
 }
 

@@ -10,7 +10,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Instant;
 
-use ask_engine::{Event, FlowState, Origin, Settings, Size, parse_script};
+use ask_engine::{Event, FlowState, Settings, parse_script};
 use ask_schema::{FormSource, validate};
 use ask_tui::MemoryTerminal;
 use serde_json::Value;
@@ -22,13 +22,7 @@ fn workload(name: &str) -> String {
 
 fn run(label: &str, form: &Value, keys: &str) {
     let form = validate(form, FormSource::Tool).unwrap();
-    let opened = Event::FlowOpened {
-        form: form.into(),
-        settings: Settings::default().into(),
-        origin: Origin::tool(),
-        size: Size::default(),
-        notices: vec![],
-    };
+    let opened = Event::opened(form);
     let start_state = FlowState::replay([&opened]);
     let events: Vec<Event> = parse_script(&workload(keys))
         .unwrap()
