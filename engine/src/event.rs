@@ -108,6 +108,24 @@ pub enum Event {
     /// A timed-out flow was opened again (`ask-user resume`, or `ask --id` with its id): it
     /// goes on where it stopped. Changes nothing on any other flow.
     FlowResumed,
+    /// The review summary was drawn at one of its ends because its scroll position lay past
+    /// that end. Only the frontend knows how many lines the summary takes at the width it is
+    /// drawn at; from here on the position counts from that end, so the next PageUp or PageDown
+    /// moves the summary at once instead of first using up lines nobody saw.
+    SummaryClamped {
+        /// The end the summary was drawn at.
+        edge: SummaryEdge,
+    },
+}
+
+/// An end of the review summary.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum SummaryEdge {
+    /// Its first line.
+    Top,
+    /// Its last page.
+    End,
 }
 
 impl Event {

@@ -58,7 +58,7 @@ mod settings;
 mod state;
 
 pub use editor::TextBuffer;
-pub use event::{Event, Origin, Size};
+pub use event::{Event, Origin, Size, SummaryEdge};
 pub use fold::Effects;
 pub use key::{KeyCode, KeyParseError, KeyPress, Modifiers};
 pub use project::outcomes::{fallback_result, id_conflict_result, invalid_result};

@@ -202,3 +202,44 @@ fn issue12_1_the_summary_pages_from_the_end_it_was_sent_to(
         _ => panic!("the review tab is shown"),
     }
 }
+
+/// The frontend records where it drew a summary whose position lay past an end
+/// (`SummaryClamped`): from there the position counts from that end, so the next page key moves
+/// it. PageDowns past the drawn end then PageUp: without the record, the PageUp would only use
+/// up one of the extra pages nobody saw.
+#[rstest]
+#[case::drawn_at_the_end(&"pageDown\n".repeat(3), ask_engine::SummaryEdge::End, "pageUp", ask_engine::SummaryScroll::End(10))]
+#[case::drawn_at_the_top(
+    "end\npageUp\npageUp\npageUp",
+    ask_engine::SummaryEdge::Top,
+    "pageDown",
+    ask_engine::SummaryScroll::Top(10)
+)]
+fn a_summary_drawn_at_an_end_pages_from_that_end(
+    #[case] before: &str,
+    #[case] edge: ask_engine::SummaryEdge,
+    #[case] key: &str,
+    #[case] expected: ask_engine::SummaryScroll,
+) {
+    let long = "a long answer that wraps over several lines of the summary ".repeat(3);
+    let questions: Vec<_> = (1..=3)
+        .map(|i| {
+            json!({"id": format!("q{i}"), "label": format!("Q{i}"), "prompt": "Pick?",
+            "options": [{"value": "a", "label": long}, {"value": "b", "label": "Short"}]})
+        })
+        .collect();
+    let (mut state, _) = common::run_with(
+        &json!({"questions": questions}),
+        &format!("1\n1\n1\n{before}"),
+        ask_engine::Settings::default(),
+    );
+    let scroll = |state: &ask_engine::FlowState| match state.view().body {
+        ask_engine::project::view::Body::Review(review) => review.scroll,
+        _ => panic!("the review tab is shown"),
+    };
+    let unclamped = scroll(&state);
+    state.apply(&ask_engine::Event::SummaryClamped { edge });
+    assert_eq!(scroll(&state), ask_engine::SummaryScroll::at(edge));
+    state.apply(&ask_engine::Event::key(ask_engine::KeyPress::parse(key).unwrap()));
+    assert_eq!(scroll(&state), expected, "from {unclamped:?}");
+}

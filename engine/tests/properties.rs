@@ -3,7 +3,7 @@
 
 mod common;
 
-use ask_engine::{Event, FlowState, KeyPress, Settings, Size};
+use ask_engine::{Event, FlowState, KeyPress, Settings, Size, SummaryEdge};
 use ask_schema::QuestionType;
 use proptest::prelude::*;
 use serde_json::{Value, json};
@@ -85,6 +85,7 @@ fn event() -> impl Strategy<Value = Event> {
         1 => (1..200u16, 1..60u16).prop_map(|(width, height)| Event::TerminalResized { size: Size { width, height } }),
         1 => (1..600u64).prop_map(|seconds| Event::TimedOut { seconds }),
         1 => Just(Event::FlowResumed),
+        1 => prop::sample::select(vec![SummaryEdge::Top, SummaryEdge::End]).prop_map(|edge| Event::SummaryClamped { edge }),
         1 => (any::<bool>(), any::<bool>(), any::<bool>()).prop_map(|(a, b, c)| {
             let mut settings = Settings::default();
             settings.behaviour.auto_submit_when_answered_without_notes = a;

@@ -1,7 +1,7 @@
 //! Everything an older ask-user wrote must keep opening and replaying to the same result.
 #![allow(clippy::unwrap_used, clippy::expect_used)] // tests fail loudly by design
 
-use ask_engine::{Event, FlowState};
+use ask_engine::{Event, FlowState, SummaryEdge};
 use ask_storage::Store;
 use ask_storage::log_file::{LogFileError, import};
 use ask_storage::wire::{DecodeError, decode, encode};
@@ -116,9 +116,35 @@ fn events_without_a_version_are_read_as_version_1() {
     assert!(decode(br#"{"type":"KeyPressed","key":"down"}"#).is_ok());
 }
 
+/// Version 4 adds `SummaryClamped` (the review summary drawn at one of its ends). Only that
+/// event is written as version 4: every other event is still version 3, so an older ask-user
+/// reads every flow in which the summary was never clamped. A version-4 line of an older kind
+/// (what a later build might write) reads as that kind.
+#[rstest]
+#[case::end(SummaryEdge::End, r#"{"type":"SummaryClamped","edge":"end","v":4}"#)]
+#[case::top(SummaryEdge::Top, r#"{"type":"SummaryClamped","edge":"top","v":4}"#)]
+fn version_4_is_written_only_for_the_event_it_adds(#[case] edge: SummaryEdge, #[case] line: &str) {
+    let event = Event::SummaryClamped { edge };
+    assert_eq!(String::from_utf8(encode(&event).unwrap()).unwrap(), line);
+    assert_eq!(decode(line.as_bytes()).unwrap(), event);
+    let key = Event::key(ask_engine::KeyPress::parse("pageDown").unwrap());
+    assert!(String::from_utf8(encode(&key).unwrap()).unwrap().ends_with(r#","v":3}"#));
+    assert_eq!(decode(br#"{"type":"KeyPressed","key":"pageDown","v":4}"#).unwrap(), key);
+    for bad in [r#"{"type":"SummaryClamped","edge":"middle","v":4}"#, r#"{"type":"SummaryClamped","v":4}"#] {
+        assert!(matches!(decode(bad.as_bytes()), Err(DecodeError::Malformed(_))), "{bad}");
+    }
+    assert!(
+        matches!(
+            decode(r#"{"type":"SummaryClamped","edge":"end","v":3}"#.as_bytes()),
+            Err(DecodeError::Malformed(_))
+        ),
+        "version 3 has no such event"
+    );
+}
+
 #[rstest]
 #[case::newer(br#"{"v":99,"type":"KeyPressed","key":"down"}"#.as_slice(), DecodeError::Newer(99))]
-#[case::next(br#"{"v":4,"type":"KeyPressed","key":"down"}"#.as_slice(), DecodeError::Newer(4))]
+#[case::next(br#"{"v":5,"type":"KeyPressed","key":"down"}"#.as_slice(), DecodeError::Newer(5))]
 fn newer_event_versions_are_refused_by_name(#[case] line: &[u8], #[case] expected: DecodeError) {
     let err = decode(line).unwrap_err();
     assert_eq!(err, expected);

@@ -3,7 +3,7 @@
 //! of what the store returns; and exporting that log and replaying the file gives it again.
 #![allow(clippy::unwrap_used, clippy::expect_used)] // tests fail loudly by design
 
-use ask_engine::{Event, FlowState, KeyPress, Origin, Settings, Size};
+use ask_engine::{Event, FlowState, KeyPress, Origin, Settings, Size, SummaryEdge};
 use ask_schema::{FormSource, validate};
 use ask_storage::log_file::{export, import};
 use ask_storage::{DurableFlow, FlowHost, FlowRecord, Store};
@@ -48,6 +48,7 @@ fn event() -> impl Strategy<Value = Event> {
         20 => prop::sample::select(KEYS).prop_map(|k| Event::key(KeyPress::parse(k).unwrap())),
         1 => "[a-z @\\n]{0,6}".prop_map(|text| Event::TextPasted { text }),
         1 => (1..200u16, 1..60u16).prop_map(|(width, height)| Event::TerminalResized { size: Size { width, height } }),
+        1 => any::<bool>().prop_map(|end| Event::SummaryClamped { edge: if end { SummaryEdge::End } else { SummaryEdge::Top } }),
         1 => any::<bool>().prop_map(|on| {
             let mut settings = Settings::default();
             settings.behaviour.auto_submit_when_answered_without_notes = on;

@@ -409,3 +409,53 @@ fn the_form_shows_while_another_process_writes_the_store_and_keys_wait_for_it() 
     assert_eq!(pty.wait_exit(), 0);
     assert_eq!(out(&sb)["details"]["answers"]["extras"]["indices"], json!([1, 3]));
 }
+
+/// PageDown pressed past the end of the review summary, then PageUp: the first PageUp moves the
+/// summary. The frame that drew the summary at its end recorded so in the log (the engine
+/// cannot know how many lines the summary takes at the terminal's width), and the flow's
+/// result is unchanged by it.
+#[test]
+fn paging_up_after_paging_down_past_the_summary_end_moves_at_once() {
+    let sb = Sandbox::new();
+    let questions: Vec<Value> = (1..=8)
+        .map(|i| {
+            let long = format!("Answer {i} ") + &"with a fairly long explanation ".repeat(4);
+            json!({"id": format!("q{i}"), "label": format!("Question {i}"), "prompt": format!("Pick {i}?"),
+            "options": [{"value": "a", "label": long}, {"value": "b", "label": "Other"}]})
+        })
+        .collect();
+    sb.file("p.json", &json!({"questions": questions}).to_string());
+    let script = format!("exec '{}' ask < p.json > out.json", bin().display());
+    let mut pty = Pty::spawn(&sb, &script, 100, 12);
+    for i in 1..=8 {
+        pty.wait_for(&format!("Pick {i}?"));
+        pty.send("1");
+    }
+    pty.wait_for("Ready to send?");
+    const PAGE_DOWN: &str = "\x1b[6~";
+    for _ in 0..6 {
+        pty.send(PAGE_DOWN);
+    }
+    let end = pty.wait_for("more · PgUp");
+    assert!(!end.contains("more · PgDn"), "six pages down is past the end:\n{end}");
+    pty.send("\x1b[5~");
+    let up = pty.wait_for_within("more · PgDn", std::time::Duration::from_secs(3));
+    assert_ne!(up, end);
+    pty.send("1");
+    pty.send("1");
+    assert_eq!(pty.wait_exit(), 0);
+    assert_eq!(out(&sb)["details"]["answers"]["q8"]["values"], json!(["a"]));
+    let id = sb.run(&["log", "list"]).stdout.split_whitespace().next().unwrap().to_owned();
+    let log = sb.run(&["log", "show", &id]).stdout;
+    assert!(log.contains("review summary drawn at its end"), "{log}");
+    let exported = sb.path("flow.jsonl");
+    assert_eq!(sb.run(&["log", "export", &id, "-o", exported.to_str().unwrap()]).code, 0);
+    assert!(
+        std::fs::read_to_string(&exported)
+            .unwrap()
+            .contains(r#"{"type":"SummaryClamped","edge":"end","v":4}"#)
+    );
+    let replayed = sb.run(&["log", "replay", exported.to_str().unwrap()]);
+    assert_eq!(replayed.code, 0, "{}", replayed.stderr);
+    assert_eq!(replayed.json(), out(&sb), "the replayed result is the live one");
+}

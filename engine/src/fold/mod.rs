@@ -14,7 +14,7 @@ mod undo;
 use crate::event::Event;
 use crate::key::KeyPress;
 use crate::settings::Toggle;
-use crate::state::{ExitAction, FlowState, Outcome, QuestionState, ReviewAction};
+use crate::state::{ExitAction, FlowState, Outcome, QuestionState, ReviewAction, SummaryScroll};
 
 /// What the runtime must do after an event was applied.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
@@ -80,6 +80,7 @@ impl FlowState {
                     self.save_error = Some(message.clone());
                 }
                 Event::CompletionsOffered { query, items } => self.offered(query, items),
+                Event::SummaryClamped { edge } => self.summary_scroll = SummaryScroll::at(*edge),
                 // The settings-only flow has nothing to time out.
                 Event::TimedOut { .. } if self.is_settings_only() => {}
                 Event::TimedOut { .. } => self.outcome = Some(Outcome::TimedOut),

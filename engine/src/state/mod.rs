@@ -7,7 +7,7 @@ use std::sync::Arc;
 use ask_schema::{Form, Question};
 
 use crate::editor::TextBuffer;
-use crate::event::Size;
+use crate::event::{Size, SummaryEdge};
 use crate::settings::Settings;
 
 pub use question::{Change, Changes, QuestionState};
@@ -127,10 +127,32 @@ pub struct Filter {
 /// PageUp after End then shows the page above the end, whatever the summary's drawn length.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum SummaryScroll {
-    /// This many lines below the top (the frontend clamps it to the last page).
+    /// This many lines below the top (the frontend clamps it to the last page, and says so
+    /// with [`crate::Event::SummaryClamped`]).
     Top(usize),
     /// This many lines above the last page.
     End(usize),
+}
+
+impl SummaryScroll {
+    /// Right at `edge`.
+    pub fn at(edge: SummaryEdge) -> SummaryScroll {
+        match edge {
+            SummaryEdge::Top => SummaryScroll::Top(0),
+            SummaryEdge::End => SummaryScroll::End(0),
+        }
+    }
+
+    /// The end this position lies past when the summary's drawn length puts its last page
+    /// `last_top` lines below the top: what a frontend that drew it there reports with
+    /// [`crate::Event::SummaryClamped`]. `None` when the position is within the summary.
+    pub fn clamped(self, last_top: usize) -> Option<SummaryEdge> {
+        match self {
+            SummaryScroll::Top(n) if n > last_top => Some(SummaryEdge::End),
+            SummaryScroll::End(k) if k > last_top => Some(SummaryEdge::Top),
+            _ => None,
+        }
+    }
 }
 
 impl Default for SummaryScroll {

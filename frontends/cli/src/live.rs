@@ -81,7 +81,7 @@ pub(crate) fn interactive(
         view.countdown = clock.countdown();
         Arc::new(view)
     };
-    term.draw(&view(session.state(), &clock))?;
+    let first = term.draw(&view(session.state(), &clock))?;
     term.enable_kitty_keys();
     if nudger.opened() {
         nudger.send(|b| term.write_raw(b));
@@ -89,6 +89,7 @@ pub(crate) fn interactive(
     // The first frame is up; keys typed from now on wait in the terminal until the opening
     // commit is durable, and a failed one ends the run at once.
     session.opened()?;
+    record_drawn(session, first)?;
     let mut shown_countdown = clock.countdown();
     let mut next_input = None;
     while session.state().outcome().is_none() {
@@ -157,11 +158,23 @@ pub(crate) fn interactive(
         redraw |= countdown != shown_countdown;
         shown_countdown = countdown;
         if redraw {
-            term.draw(&view(session.state(), &clock))?;
+            let drawn = term.draw(&view(session.state(), &clock))?;
+            record_drawn(session, drawn)?;
         }
     }
     drop(term);
     finish(session.state(), session.id(), report)
+}
+
+/// Commits and applies the event a frame asked to record (a review summary drawn at one of its
+/// ends). The frame already shows the state it leads to, so nothing is drawn again; it is
+/// rare (a page key past the summary's end), so it gets a commit of its own rather than
+/// waiting to ride with the next key.
+fn record_drawn(session: &mut DurableFlow, drawn: Option<Event>) -> anyhow::Result<()> {
+    if let Some(event) = drawn {
+        session.push(event)?;
+    }
+    Ok(())
 }
 
 /// Notices when the config file changes on disk while a flow is open.

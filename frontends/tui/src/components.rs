@@ -11,7 +11,7 @@ use ask_engine::project::view::Body;
 use tuirealm::command::{Cmd, CmdResult};
 use tuirealm::component::{AppComponent, Component};
 use tuirealm::event::Event;
-use tuirealm::props::{AttrValue, Attribute, PropPayload, QueryResult};
+use tuirealm::props::{AttrValue, Attribute, PropBound, PropPayload, QueryResult};
 use tuirealm::ratatui::Frame;
 use tuirealm::ratatui::layout::Rect;
 use tuirealm::state::State;
@@ -19,9 +19,20 @@ use tuirealm::state::State;
 use crate::draw;
 use crate::layout::Areas;
 
+/// The event a frame asks the flow to record, if any: a fact only the drawing knows (where a
+/// clamped scroll position ended up), logged so that replay reaches the same state without
+/// drawing.
+pub type Recorded = Option<ask_engine::Event>;
+
 /// What a region draws, given the view model and the screen's layout.
 pub trait Region {
-    fn draw(frame: &mut Frame, area: Rect, view: &ViewModel, areas: &Areas, config_path: Option<&str>);
+    fn draw(
+        frame: &mut Frame,
+        area: Rect,
+        view: &ViewModel,
+        areas: &Areas,
+        config_path: Option<&str>,
+    ) -> Recorded;
 }
 
 /// Title and tab strip.
@@ -34,32 +45,45 @@ pub struct Footer;
 pub struct Settings;
 
 impl Region for Header {
-    fn draw(frame: &mut Frame, area: Rect, view: &ViewModel, _: &Areas, _: Option<&str>) {
+    fn draw(frame: &mut Frame, area: Rect, view: &ViewModel, _: &Areas, _: Option<&str>) -> Recorded {
         draw::header::render(frame, area, view);
+        None
     }
 }
 
 impl Region for Main {
-    fn draw(frame: &mut Frame, area: Rect, view: &ViewModel, areas: &Areas, _: Option<&str>) {
+    fn draw(frame: &mut Frame, area: Rect, view: &ViewModel, areas: &Areas, _: Option<&str>) -> Recorded {
         match (&view.body, &areas.question) {
             (Body::Question(q), Some(parts)) => draw::question::render(frame, parts, q),
             (Body::Question(_), None) => {}
-            (Body::Review(r), _) => draw::review::render(frame, area, r),
+            (Body::Review(r), _) => {
+                let edge = draw::review::render(frame, area, r)?;
+                return Some(ask_engine::Event::SummaryClamped { edge });
+            }
         }
+        None
     }
 }
 
 impl Region for Footer {
-    fn draw(frame: &mut Frame, area: Rect, view: &ViewModel, _: &Areas, _: Option<&str>) {
+    fn draw(frame: &mut Frame, area: Rect, view: &ViewModel, _: &Areas, _: Option<&str>) -> Recorded {
         draw::footer::render(frame, area, draw::footer::lines(view, area.width as usize));
+        None
     }
 }
 
 impl Region for Settings {
-    fn draw(frame: &mut Frame, area: Rect, view: &ViewModel, _: &Areas, config_path: Option<&str>) {
+    fn draw(
+        frame: &mut Frame,
+        area: Rect,
+        view: &ViewModel,
+        _: &Areas,
+        config_path: Option<&str>,
+    ) -> Recorded {
         if let Some(o) = &view.overlay {
             draw::overlay::render(frame, area, o, config_path);
         }
+        None
     }
 }
 
@@ -67,13 +91,15 @@ impl Region for Settings {
 pub struct Pane<R> {
     view: Option<Arc<ViewModel>>,
     areas: Areas,
+    /// What the last frame asks to record: the component's state.
+    drawn: Recorded,
     config_path: Option<String>,
     region: PhantomData<R>,
 }
 
 impl<R> Default for Pane<R> {
     fn default() -> Self {
-        Pane { view: None, areas: Areas::default(), config_path: None, region: PhantomData }
+        Pane { view: None, areas: Areas::default(), drawn: None, config_path: None, region: PhantomData }
     }
 }
 
@@ -82,9 +108,10 @@ pub const CONFIG_PATH: Attribute = Attribute::Custom("configPath");
 
 impl<R: Region> Component for Pane<R> {
     fn view(&mut self, frame: &mut Frame, area: Rect) {
-        if let Some(view) = &self.view {
-            R::draw(frame, area, view, &self.areas, self.config_path.as_deref());
-        }
+        self.drawn = match &self.view {
+            Some(view) => R::draw(frame, area, view, &self.areas, self.config_path.as_deref()),
+            None => None,
+        };
     }
 
     fn query<'a>(&'a self, _attr: Attribute) -> Option<QueryResult<'a>> {
@@ -105,7 +132,10 @@ impl<R: Region> Component for Pane<R> {
     }
 
     fn state(&self) -> State {
-        State::None
+        match &self.drawn {
+            Some(drawn) => State::Any(drawn.clone().to_any_prop()),
+            None => State::None,
+        }
     }
 
     fn perform(&mut self, _cmd: Cmd) -> CmdResult {

@@ -33,7 +33,7 @@ impl MemoryTerminal {
 
     /// Draws `view` and returns the frame as plain text.
     pub fn draw(&mut self, view: &Arc<ViewModel>) -> String {
-        self.render(view);
+        let _ = self.render(view);
         buffer_text(self.terminal.current_buffer_mut())
     }
 
@@ -42,12 +42,13 @@ impl MemoryTerminal {
         self.terminal.current_buffer_mut()
     }
 
-    /// Draws `view` into the in-memory frame buffer. Nothing is written to a device, so the
+    /// Draws `view` into the in-memory frame buffer; returns the event the frame asks the flow
+    /// to record, as a live terminal's draw does. Nothing is written to a device, so the
     /// terminal's diff-and-flush step (which only saves bytes on a real terminal) is skipped.
-    pub fn render(&mut self, view: &Arc<ViewModel>) {
+    pub fn render(&mut self, view: &Arc<ViewModel>) -> Option<ask_engine::Event> {
         self.terminal.current_buffer_mut().reset();
         let mut frame = self.terminal.get_frame();
-        self.screen.draw(&mut frame, view);
+        self.screen.draw(&mut frame, view)
     }
 }
 

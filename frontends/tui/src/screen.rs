@@ -8,6 +8,7 @@ use tuirealm::event::Event as RealmEvent;
 use tuirealm::listener::EventListenerCfg;
 use tuirealm::props::{AttrValue, Attribute, PropPayload};
 use tuirealm::ratatui::Frame;
+use tuirealm::state::State;
 
 use crate::components::{CONFIG_PATH, Footer, Header, Main, Pane, RawInput, Settings};
 use crate::draw::{self, MIN_HEIGHT, MIN_WIDTH};
@@ -53,11 +54,14 @@ impl Screen {
         self.app.get_component_mut(&id)?.on(&RealmEvent::User(RawInput(raw)))
     }
 
-    /// Draws the whole screen for `view`.
-    pub fn draw(&mut self, frame: &mut Frame, view: &Arc<ViewModel>) {
+    /// Draws the whole screen for `view`; returns the event this frame asks the flow to record
+    /// (a review summary drawn at one of its ends), which the runtime commits and applies like
+    /// any other.
+    pub fn draw(&mut self, frame: &mut Frame, view: &Arc<ViewModel>) -> Option<ask_engine::Event> {
         let area = frame.area();
         if area.width < MIN_WIDTH || area.height < MIN_HEIGHT {
-            return draw::too_small(frame, area);
+            draw::too_small(frame, area);
+            return None;
         }
         let areas = if view.settings_only { Areas::default() } else { layout(area, view) };
         for id in IDS {
@@ -66,11 +70,15 @@ impl Screen {
         }
         if view.settings_only {
             self.app.view(&Id::Settings, frame, area);
-            return;
+            return None;
         }
         self.app.view(&Id::Header, frame, areas.header);
         self.app.view(&Id::Main, frame, areas.body);
         self.app.view(&Id::Footer, frame, areas.footer);
         self.app.view(&Id::Settings, frame, area);
+        match self.app.state(&Id::Main) {
+            Ok(State::Any(drawn)) => drawn.as_any().downcast_ref::<ask_engine::Event>().cloned(),
+            _ => None,
+        }
     }
 }

@@ -146,11 +146,14 @@ impl LiveTerminal {
         terminal_size()
     }
 
-    /// Draws a frame and sends it in one write.
-    pub fn draw(&mut self, view: &Arc<ViewModel>) -> io::Result<()> {
+    /// Draws a frame and sends it in one write; returns the event the frame asks the flow to
+    /// record ([`crate::Screen::draw`]).
+    pub fn draw(&mut self, view: &Arc<ViewModel>) -> io::Result<Option<Event>> {
         let screen = &mut self.screen;
-        self.terminal.draw(|f| screen.draw(f, view))?;
-        self.terminal.backend_mut().writer_mut().send()
+        let mut drawn = None;
+        self.terminal.draw(|f| drawn = screen.draw(f, view))?;
+        self.terminal.backend_mut().writer_mut().send()?;
+        Ok(drawn)
     }
 
     /// Writes bytes straight to the terminal (a bell, a notification sequence), at once.

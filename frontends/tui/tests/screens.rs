@@ -195,14 +195,7 @@ fn the_review_summary_scrolls_and_says_what_is_clipped() {
 #[case::wide(100, 12)]
 #[case::narrow(50, 20)]
 fn paging_back_from_the_summary_end_moves_at_once(#[case] width: u16, #[case] height: u16) {
-    let questions: Vec<Value> = (1..=8)
-        .map(|i| {
-            let long = format!("Answer {i} ") + &"with a fairly long explanation ".repeat(4);
-            json!({"id": format!("q{i}"), "label": format!("Question {i}"), "prompt": format!("Pick {i}?"),
-            "options": [{"value": "a", "label": long}, {"value": "b", "label": "Other"}]})
-        })
-        .collect();
-    let raw = json!({"questions": questions});
+    let raw = long_answers();
     let answered = "1\n".repeat(8);
     let end = draw(&raw, FormSource::Tool, &format!("{answered}end"), width, height);
     assert!(end.contains("more · PgUp") && !end.contains("more · PgDn"), "{end}");
@@ -214,6 +207,73 @@ fn paging_back_from_the_summary_end_moves_at_once(#[case] width: u16, #[case] he
     let home = draw(&raw, FormSource::Tool, &format!("{answered}end\nhome"), width, height);
     let top = draw(&raw, FormSource::Tool, &answered, width, height);
     assert_eq!(home, top, "Home goes back to the top");
+}
+
+/// Eight questions whose answers take two or three lines each at the widths the tests draw at,
+/// but nine lines each at the narrowest width the engine allows for: the summary is far
+/// shorter on screen than the engine's own estimate of it.
+fn long_answers() -> Value {
+    let questions: Vec<Value> = (1..=8)
+        .map(|i| {
+            let long = format!("Answer {i} ") + &"with a fairly long explanation ".repeat(4);
+            json!({"id": format!("q{i}"), "label": format!("Question {i}"), "prompt": format!("Pick {i}?"),
+            "options": [{"value": "a", "label": long}, {"value": "b", "label": "Other"}]})
+        })
+        .collect();
+    json!({"questions": questions})
+}
+
+/// The frames a person sees, one per script line, drawn as the live terminal draws them: each
+/// key is applied, the frame drawn, and the event the frame asks to record applied before the
+/// next key (the runtime commits it first). Returns the frames and how many such events there
+/// were.
+fn drive_live(raw: &Value, script: &str, width: u16, height: u16) -> (Vec<String>, usize) {
+    let mut state = common::opened(raw, FormSource::Tool, width, height, vec![]);
+    let mut term = MemoryTerminal::new(width, height, None);
+    let (mut frames, mut recorded) = (Vec::new(), 0);
+    for line in script.lines() {
+        common::press(&mut state, line);
+        let drawn = term.render(&Arc::new(state.view()));
+        frames.push(ask_tui::buffer_text(term.buffer()));
+        if let Some(event) = drawn {
+            assert!(matches!(event, ask_engine::Event::SummaryClamped { .. }), "{event:?}");
+            state.apply(&event);
+            recorded += 1;
+            let again = term.render(&Arc::new(state.view()));
+            assert_eq!(again, None, "a recorded clamp is not clamped again");
+            assert_eq!(
+                &ask_tui::buffer_text(term.buffer()),
+                frames.last().unwrap(),
+                "recording changes nothing on screen"
+            );
+        }
+    }
+    (frames, recorded)
+}
+
+/// PageDown pressed more times than the summary has pages: the frame that drew it at its end
+/// records so (`SummaryClamped`), and the first PageUp after any number of extra presses shows
+/// the page above the end — no dead presses while an overshoot nobody saw is used up.
+#[rstest]
+fn paging_back_after_paging_past_the_end_moves_at_once(
+    #[values((100, 12), (50, 20))] size: (u16, u16),
+    #[values(1, 3, 6)] extra: usize,
+) {
+    let (width, height) = size;
+    let answered = "1\n".repeat(8);
+    let (frames, _) = drive_live(&long_answers(), &format!("{answered}end"), width, height);
+    let end = frames.last().unwrap().clone();
+    // How many PageDowns reach the end, then `extra` more.
+    let (frames, _) =
+        drive_live(&long_answers(), &format!("{answered}{}", "pageDown\n".repeat(20)), width, height);
+    let reach = frames[8..].iter().position(|f| *f == end).expect("PageDown reaches the end") + 1;
+    let script = format!("{answered}{}pageUp", "pageDown\n".repeat(reach + extra));
+    let (frames, recorded) = drive_live(&long_answers(), &script, width, height);
+    assert!(recorded >= 1, "reaching the end by PageDown past the drawn summary is recorded");
+    let (before, after) = (&frames[frames.len() - 2], &frames[frames.len() - 1]);
+    assert_eq!(before, &end, "the extra PageDowns stay at the end");
+    assert_ne!(after, before, "the first PageUp moves the summary\n{after}");
+    assert!(after.contains("more · PgDn"), "{after}");
 }
 
 /// Issue 15.3: only the summary lines the pane can show are built, the rest counted — paging

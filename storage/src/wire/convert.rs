@@ -2,15 +2,16 @@
 
 use std::sync::Arc;
 
-use ask_engine::{Action, Behaviour, Event, KeyPress, Keymaps, Origin, Settings, Size};
+use ask_engine::{Action, Behaviour, Event, KeyPress, Keymaps, Origin, Settings, Size, SummaryEdge};
 use ask_schema::{Form, FormSource, OptionItem, Question, QuestionType};
 
 use super::DecodeError;
 use super::v1::{BehaviourV1, FormV1, KeymapsV1, OptionV1, OriginV1, QuestionV1, SizeV1};
 use super::v3::{EventV3, SettingsV3};
+use super::v4::{EdgeV4, EventV4};
 
-pub fn to_wire(event: &Event) -> EventV3 {
-    match event {
+pub fn to_wire(event: &Event) -> EventV4 {
+    let earlier = match event {
         Event::FlowOpened { form, settings, origin, size, notices } => EventV3::FlowOpened {
             form: form_to_wire(form),
             settings: settings_to_wire(settings),
@@ -32,10 +33,27 @@ pub fn to_wire(event: &Event) -> EventV3 {
         }
         Event::TimedOut { seconds } => EventV3::TimedOut { seconds: *seconds },
         Event::FlowResumed => EventV3::FlowResumed,
-    }
+        Event::SummaryClamped { edge } => {
+            let edge = match edge {
+                SummaryEdge::Top => EdgeV4::Top,
+                SummaryEdge::End => EdgeV4::End,
+            };
+            return EventV4::SummaryClamped { edge };
+        }
+    };
+    EventV4::Earlier(earlier)
 }
 
-pub fn from_wire(event: EventV3) -> Result<Event, DecodeError> {
+pub fn from_wire(event: EventV4) -> Result<Event, DecodeError> {
+    let event = match event {
+        EventV4::SummaryClamped { edge: EdgeV4::Top } => {
+            return Ok(Event::SummaryClamped { edge: SummaryEdge::Top });
+        }
+        EventV4::SummaryClamped { edge: EdgeV4::End } => {
+            return Ok(Event::SummaryClamped { edge: SummaryEdge::End });
+        }
+        EventV4::Earlier(event) => event,
+    };
     Ok(match event {
         EventV3::FlowOpened { form, settings, origin, size, notices } => Event::FlowOpened {
             form: Arc::new(form_from_wire(form)?),

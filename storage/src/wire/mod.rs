@@ -24,12 +24,18 @@ pub(crate) mod packed;
 pub mod v1;
 pub mod v2;
 pub mod v3;
+pub mod v4;
 
 use ask_engine::Event;
 use serde::{Deserialize, Serialize};
 
-/// The event encoding version this build writes.
-pub const EVENT_VERSION: u32 = 3;
+/// The newest event encoding version this build reads and writes.
+pub const EVENT_VERSION: u32 = 4;
+
+/// The version every event that version 3 can hold is still written in. Each event is written
+/// in the oldest version that holds it, so an older ask-user reads every flow in which no
+/// newer kind of event happened (today: a flow whose review summary was never clamped).
+pub(crate) const BASE_VERSION: u32 = 3;
 
 /// The header line of an exported log file names this format.
 pub const LOG_FORMAT: &str = "ask-user-log";
@@ -77,7 +83,11 @@ pub fn encode(event: &Event) -> Result<Vec<u8>, EncodeError> {
 
 /// Any event through its frozen DTO (the opening event's bytes are held equal to this).
 fn encode_through_dtos(event: &Event) -> Result<Vec<u8>, EncodeError> {
-    serde_json::to_vec(&Tagged { event: &convert::to_wire(event), v: EVENT_VERSION }).map_err(EncodeError)
+    let bytes = match convert::to_wire(event) {
+        v4::EventV4::Earlier(event) => serde_json::to_vec(&Tagged { event: &event, v: BASE_VERSION }),
+        newer => serde_json::to_vec(&Tagged { event: &newer, v: EVENT_VERSION }),
+    };
+    bytes.map_err(EncodeError)
 }
 
 /// A current-version line through the frozen DTO's tagged enum (the opening event's reader is
@@ -105,13 +115,18 @@ pub fn decode(bytes: &[u8]) -> Result<Event, DecodeError> {
         if bytes.starts_with(opening::PREFIX) {
             return opening::decode(bytes);
         }
-        return convert::from_wire(serde_json::from_slice(bytes).map_err(malformed)?);
+        let event: v3::EventV3 = serde_json::from_slice(bytes).map_err(malformed)?;
+        return convert::from_wire(event.into());
     }
     let Version { v } = serde_json::from_slice(bytes).map_err(malformed)?;
-    let wire: v3::EventV3 = match v.unwrap_or(1) {
-        1 => v2::EventV2::from(serde_json::from_slice::<v1::EventV1>(bytes).map_err(malformed)?).into(),
-        2 => serde_json::from_slice::<v2::EventV2>(bytes).map_err(malformed)?.into(),
-        3 => serde_json::from_slice(bytes).map_err(malformed)?,
+    let wire: v4::EventV4 = match v.unwrap_or(1) {
+        1 => v3::EventV3::from(v2::EventV2::from(
+            serde_json::from_slice::<v1::EventV1>(bytes).map_err(malformed)?,
+        ))
+        .into(),
+        2 => v3::EventV3::from(serde_json::from_slice::<v2::EventV2>(bytes).map_err(malformed)?).into(),
+        3 => serde_json::from_slice::<v3::EventV3>(bytes).map_err(malformed)?.into(),
+        4 => serde_json::from_slice(bytes).map_err(malformed)?,
         0 => return Err(DecodeError::Malformed("event version 0".to_owned())),
         newer => return Err(DecodeError::Newer(newer)),
     };

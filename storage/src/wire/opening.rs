@@ -21,7 +21,7 @@ use serde::{Deserialize, Serialize};
 use super::convert::{from_wire, origin_to_wire, settings_to_wire, size_to_wire};
 use super::v1::{FormV1, OriginV1, SizeV1};
 use super::v3::{EventV3, SettingsV3};
-use super::{DecodeError, EVENT_VERSION};
+use super::{BASE_VERSION, DecodeError};
 
 /// How every opening event this build writes begins.
 pub(super) const PREFIX: &[u8] = br#"{"type":"FlowOpened","#;
@@ -45,7 +45,7 @@ pub(super) fn decode(bytes: &[u8]) -> Result<Event, DecodeError> {
     let line: OpenedLine =
         serde_json::from_slice(bytes).map_err(|e| DecodeError::Malformed(e.to_string()))?;
     let OpenedLine { form, settings, origin, size, notices, .. } = line;
-    from_wire(EventV3::FlowOpened { form, settings, origin, size, notices })
+    from_wire(EventV3::FlowOpened { form, settings, origin, size, notices }.into())
 }
 
 /// A `FlowOpened` event, field for field as `{"type":"FlowOpened",…,"v":3}` through
@@ -69,7 +69,7 @@ impl Serialize for Opened<'_> {
         if !self.notices.is_empty() {
             map.serialize_entry("notices", self.notices)?;
         }
-        map.serialize_entry("v", &EVENT_VERSION)?;
+        map.serialize_entry("v", &BASE_VERSION)?;
         map.end()
     }
 }

@@ -3,7 +3,7 @@
 use std::path::Path;
 
 use anyhow::Context;
-use ask_engine::{Event, FlowState, Outcome};
+use ask_engine::{Event, FlowState, Outcome, SummaryEdge};
 use ask_storage::{PruneRule, Store, log_file};
 
 use crate::cli::{LogCommand, PruneArgs, StoreArgs};
@@ -86,6 +86,8 @@ fn describe(event: &Event) -> String {
         }
         Event::TimedOut { seconds } => format!("timed out after {seconds} s"),
         Event::FlowResumed => "resumed".to_owned(),
+        Event::SummaryClamped { edge: SummaryEdge::Top } => "review summary drawn at its top".to_owned(),
+        Event::SummaryClamped { edge: SummaryEdge::End } => "review summary drawn at its end".to_owned(),
     }
 }
 

@@ -1,7 +1,7 @@
 //! The review tab: Submit / Elaborate / Cancel beside (or above) the answer summary.
 
-use ask_engine::SummaryScroll;
 use ask_engine::project::view::ReviewView;
+use ask_engine::{SummaryEdge, SummaryScroll};
 use tuirealm::ratatui::Frame;
 use tuirealm::ratatui::layout::Rect;
 use tuirealm::ratatui::text::{Line, Span};
@@ -15,7 +15,9 @@ use crate::text::{MAX_LINES, sanitize, shown};
 const SIDE_BY_SIDE: u16 = 64;
 const ACTIONS_WIDTH: u16 = 24;
 
-pub fn render(frame: &mut Frame, area: Rect, r: &ReviewView) {
+/// Draws the review tab; returns the end the summary was drawn at when its scroll position lay
+/// past it, for the runtime to record (see [`ask_engine::Event::SummaryClamped`]).
+pub fn render(frame: &mut Frame, area: Rect, r: &ReviewView) -> Option<SummaryEdge> {
     let mut actions = Lines::default();
     actions.push(vec![Span::styled("Ready to send?", style::bold())]);
     actions.blank();
@@ -73,24 +75,29 @@ pub fn render(frame: &mut Frame, area: Rect, r: &ReviewView) {
         let left = Rect { width: ACTIONS_WIDTH, ..area };
         let right = Rect { x: area.x + ACTIONS_WIDTH + 1, width: area.width - ACTIONS_WIDTH - 1, ..area };
         draw_lines(frame, left, actions);
-        draw_summary(frame, right, lines, r.scroll);
+        draw_summary(frame, right, lines, r.scroll)
     } else {
         // The actions stay on top; the summary scrolls under them.
         let top = (actions.len() as u16 + 1).min(area.height);
         draw_lines(frame, Rect { height: top, ..area }, actions);
         let below = Rect { y: area.y + top, height: area.height - top, ..area };
-        draw_summary(frame, below, lines, r.scroll);
+        draw_summary(frame, below, lines, r.scroll)
     }
 }
 
 /// The summary from the scroll position on (clamped so the last page is full), with `↑ N more`
-/// and `↓ N more` rows saying what is clipped and which key shows it (issue 12.1).
-fn draw_summary(frame: &mut Frame, area: Rect, lines: Lines, scroll: SummaryScroll) {
+/// and `↓ N more` rows saying what is clipped and which key shows it (issue 12.1). Returns the
+/// end the position was clamped to, if it was.
+fn draw_summary(frame: &mut Frame, area: Rect, lines: Lines, scroll: SummaryScroll) -> Option<SummaryEdge> {
     let height = area.height as usize;
     let total = lines.len();
-    if total <= height || height < 3 {
+    if height < 3 {
         super::put_lines(frame, area, &lines.lines);
-        return;
+        return None;
+    }
+    if total <= height {
+        super::put_lines(frame, area, &lines.lines);
+        return scroll.clamped(0);
     }
     let last_top = total - (height - 1);
     let top = match scroll {
@@ -113,6 +120,7 @@ fn draw_summary(frame: &mut Frame, area: Rect, lines: Lines, scroll: SummaryScro
         out.push(marker(format!("↓ {} more · PgDn", total - (top + rows))));
     }
     super::put_lines(frame, area, &out);
+    scroll.clamped(last_top)
 }
 
 fn summary(r: &ReviewView, max: usize, keep: usize) -> Lines {
