@@ -116,6 +116,14 @@ pub enum Event {
         /// The end the summary was drawn at.
         edge: SummaryEdge,
     },
+    /// The preview pane was drawn with its last page filled up from above because its scroll
+    /// position lay past that page. Only the frontend knows how many rows the preview's lines
+    /// wrap into at the pane's width; from here on the position is this line, the first from
+    /// which the same frame is drawn, so the next PageUp moves the pane at once.
+    PreviewClamped {
+        /// The text line (0-based) the scroll position moves back to.
+        line: usize,
+    },
 }
 
 /// An end of the review summary.

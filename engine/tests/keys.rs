@@ -243,3 +243,30 @@ fn a_summary_drawn_at_an_end_pages_from_that_end(
     state.apply(&ask_engine::Event::key(ask_engine::KeyPress::parse(key).unwrap()));
     assert_eq!(scroll(&state), expected, "from {unclamped:?}");
 }
+
+/// The frontend records the line its preview pane was drawn from when the scroll position lay
+/// past the last page (`PreviewClamped`): the position moves back to it, so the next PageUp
+/// moves the pane; a record never moves the position further down than the keys did.
+#[rstest]
+#[case::back_to_the_drawn_line(25, 25, 15)]
+#[case::never_further_down(50, 30, 20)]
+fn a_preview_drawn_from_above_pages_from_the_line_drawn(
+    #[case] drawn: usize,
+    #[case] then: usize,
+    #[case] after_page_up: usize,
+) {
+    let text: String = (1..=100).map(|i| format!("line {i}\n")).collect();
+    let raw = json!({"questions": [{"id": "a", "type": "preview", "prompt": "Which?",
+        "options": [{"value": "x", "label": "X", "preview": text}]}]});
+    let (mut state, _) =
+        common::run_with(&raw, "pageDown\npageDown\npageDown", ask_engine::Settings::default());
+    let scroll = |state: &ask_engine::FlowState| match state.view().body {
+        ask_engine::project::view::Body::Question(q) => q.preview_scroll,
+        _ => panic!("the question is shown"),
+    };
+    assert_eq!(scroll(&state), 30);
+    state.apply(&ask_engine::Event::PreviewClamped { line: drawn });
+    assert_eq!(scroll(&state), then);
+    state.apply(&ask_engine::Event::key(ask_engine::KeyPress::parse("pageUp").unwrap()));
+    assert_eq!(scroll(&state), after_page_up);
+}

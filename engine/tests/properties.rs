@@ -86,6 +86,7 @@ fn event() -> impl Strategy<Value = Event> {
         1 => (1..600u64).prop_map(|seconds| Event::TimedOut { seconds }),
         1 => Just(Event::FlowResumed),
         1 => prop::sample::select(vec![SummaryEdge::Top, SummaryEdge::End]).prop_map(|edge| Event::SummaryClamped { edge }),
+        1 => (0..40usize).prop_map(|line| Event::PreviewClamped { line }),
         1 => (any::<bool>(), any::<bool>(), any::<bool>()).prop_map(|(a, b, c)| {
             let mut settings = Settings::default();
             settings.behaviour.auto_submit_when_answered_without_notes = a;

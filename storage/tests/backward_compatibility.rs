@@ -116,21 +116,26 @@ fn events_without_a_version_are_read_as_version_1() {
     assert!(decode(br#"{"type":"KeyPressed","key":"down"}"#).is_ok());
 }
 
-/// Version 4 adds `SummaryClamped` (the review summary drawn at one of its ends). Only that
-/// event is written as version 4: every other event is still version 3, so an older ask-user
-/// reads every flow in which the summary was never clamped. A version-4 line of an older kind
-/// (what a later build might write) reads as that kind.
+/// Version 4 adds `SummaryClamped` (the review summary drawn at one of its ends) and
+/// `PreviewClamped` (the preview's last page drawn from above its scroll position). Only those
+/// events are written as version 4: every other event is still version 3, so an older ask-user
+/// reads every flow in which nothing was clamped. A version-4 line of an older kind (what a
+/// later build might write) reads as that kind.
 #[rstest]
-#[case::end(SummaryEdge::End, r#"{"type":"SummaryClamped","edge":"end","v":4}"#)]
-#[case::top(SummaryEdge::Top, r#"{"type":"SummaryClamped","edge":"top","v":4}"#)]
-fn version_4_is_written_only_for_the_event_it_adds(#[case] edge: SummaryEdge, #[case] line: &str) {
-    let event = Event::SummaryClamped { edge };
+#[case::summary_end(Event::SummaryClamped { edge: SummaryEdge::End }, r#"{"type":"SummaryClamped","edge":"end","v":4}"#)]
+#[case::summary_top(Event::SummaryClamped { edge: SummaryEdge::Top }, r#"{"type":"SummaryClamped","edge":"top","v":4}"#)]
+#[case::preview(Event::PreviewClamped { line: 37 }, r#"{"type":"PreviewClamped","line":37,"v":4}"#)]
+fn version_4_is_written_only_for_the_events_it_adds(#[case] event: Event, #[case] line: &str) {
     assert_eq!(String::from_utf8(encode(&event).unwrap()).unwrap(), line);
     assert_eq!(decode(line.as_bytes()).unwrap(), event);
     let key = Event::key(ask_engine::KeyPress::parse("pageDown").unwrap());
     assert!(String::from_utf8(encode(&key).unwrap()).unwrap().ends_with(r#","v":3}"#));
     assert_eq!(decode(br#"{"type":"KeyPressed","key":"pageDown","v":4}"#).unwrap(), key);
-    for bad in [r#"{"type":"SummaryClamped","edge":"middle","v":4}"#, r#"{"type":"SummaryClamped","v":4}"#] {
+    for bad in [
+        r#"{"type":"SummaryClamped","edge":"middle","v":4}"#,
+        r#"{"type":"SummaryClamped","v":4}"#,
+        r#"{"type":"PreviewClamped","line":-1,"v":4}"#,
+    ] {
         assert!(matches!(decode(bad.as_bytes()), Err(DecodeError::Malformed(_))), "{bad}");
     }
     assert!(

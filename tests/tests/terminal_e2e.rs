@@ -459,3 +459,37 @@ fn paging_up_after_paging_down_past_the_summary_end_moves_at_once() {
     assert_eq!(replayed.code, 0, "{}", replayed.stderr);
     assert_eq!(replayed.json(), out(&sb), "the replayed result is the live one");
 }
+
+/// A preview whose lines wrap, paged down past its end in the real binary: its last line is
+/// reached (the scroll position counts the preview's lines, not rows), and the first PageUp
+/// after the extra PageDowns moves the pane, because the frame that filled the last page from
+/// above recorded the line it was drawn from.
+#[test]
+fn a_wrapped_preview_pages_to_its_end_and_back_at_once() {
+    let sb = Sandbox::new();
+    let text: Vec<String> = (1..=45)
+        .map(
+            |i| if i % 3 == 0 { format!("L{i} {}end{i}", "word ".repeat(30)) } else { format!("L{i} short") },
+        )
+        .collect();
+    let payload = json!({"questions": [{"id": "layout", "type": "preview", "prompt": "Which layout?",
+        "options": [{"value": "x", "label": "X", "preview": text.join("\n")}, {"value": "y", "label": "Y", "preview": "short"}]}]});
+    sb.file("p.json", &payload.to_string());
+    let script = format!("exec '{}' ask < p.json > out.json", bin().display());
+    // A pane of about forty rows: its last page starts more than a PageUp above the end.
+    let mut pty = Pty::spawn(&sb, &script, 80, 50);
+    pty.wait_for("Which layout?");
+    for _ in 0..8 {
+        pty.send("\x1b[6~");
+    }
+    let end = pty.wait_for("end45");
+    assert!(!end.contains("PgDn"), "the last page:\n{end}");
+    pty.send("\x1b[5~");
+    let up = pty.wait_for_within("PgUp/PgDn", std::time::Duration::from_secs(3));
+    assert!(!up.contains("end45"), "{up}");
+    pty.send(CTRL_C);
+    assert_eq!(pty.wait_exit(), 1);
+    let id = sb.run(&["log", "list"]).stdout.split_whitespace().next().unwrap().to_owned();
+    let log = sb.run(&["log", "show", &id]).stdout;
+    assert!(log.contains("preview drawn at its last page: scrolled back to line"), "{log}");
+}

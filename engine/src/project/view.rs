@@ -91,7 +91,9 @@ pub struct QuestionView {
     pub total: usize,
     /// The highlighted option's preview (preview questions, not on the custom row).
     pub preview: Option<PreviewView>,
-    /// Lines the preview pane is scrolled by.
+    /// The preview's first text line on screen (0: the top, with the description). A line can
+    /// wrap into several rows; the frontend fills the last page from above when the preview
+    /// ends before the pane does, and records that with [`crate::Event::PreviewClamped`].
     pub preview_scroll: usize,
     /// The row filter: `rows` then holds only the rows it shows (with their declared numbers).
     pub filter: Option<FilterView>,

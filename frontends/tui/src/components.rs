@@ -54,7 +54,10 @@ impl Region for Header {
 impl Region for Main {
     fn draw(frame: &mut Frame, area: Rect, view: &ViewModel, areas: &Areas, _: Option<&str>) -> Recorded {
         match (&view.body, &areas.question) {
-            (Body::Question(q), Some(parts)) => draw::question::render(frame, parts, q),
+            (Body::Question(q), Some(parts)) => {
+                let line = draw::question::render(frame, parts, q)?;
+                return Some(ask_engine::Event::PreviewClamped { line });
+            }
             (Body::Question(_), None) => {}
             (Body::Review(r), _) => {
                 let edge = draw::review::render(frame, area, r)?;

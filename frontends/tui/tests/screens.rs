@@ -236,7 +236,13 @@ fn drive_live(raw: &Value, script: &str, width: u16, height: u16) -> (Vec<String
         let drawn = term.render(&Arc::new(state.view()));
         frames.push(ask_tui::buffer_text(term.buffer()));
         if let Some(event) = drawn {
-            assert!(matches!(event, ask_engine::Event::SummaryClamped { .. }), "{event:?}");
+            assert!(
+                matches!(
+                    event,
+                    ask_engine::Event::SummaryClamped { .. } | ask_engine::Event::PreviewClamped { .. }
+                ),
+                "{event:?}"
+            );
             state.apply(&event);
             recorded += 1;
             let again = term.render(&Arc::new(state.view()));
@@ -274,6 +280,96 @@ fn paging_back_after_paging_past_the_end_moves_at_once(
     assert_eq!(before, &end, "the extra PageDowns stay at the end");
     assert_ne!(after, before, "the first PageUp moves the summary\n{after}");
     assert!(after.contains("more · PgDn"), "{after}");
+}
+
+/// A preview of 45 lines, every seventh of them long enough to wrap, with or without a
+/// description above it.
+fn wrapping_preview(described: bool) -> Value {
+    let text: Vec<String> = (1..=45)
+        .map(
+            |i| if i % 7 == 3 { format!("L{i} {}end{i}", "word ".repeat(30)) } else { format!("L{i} short") },
+        )
+        .collect();
+    let mut option = json!({"value": "x", "label": "X", "preview": text.join("\n")});
+    if described {
+        option["description"] = json!("What this layout is for");
+    }
+    json!({"questions": [{"id": "a", "type": "preview", "prompt": "Which?", "options": [option]}]})
+}
+
+/// The rows inside the preview pane's border, trailing spaces trimmed.
+fn preview_pane(frame: &str) -> Vec<String> {
+    frame
+        .lines()
+        .skip_while(|l| !l.starts_with('┌'))
+        .skip(1)
+        .take_while(|l| !l.starts_with('└'))
+        .map(|l| l.trim_start_matches('│').trim_end().trim_end_matches('│').trim_end().to_owned())
+        .collect()
+}
+
+/// The pane as laying out the whole preview would show it: every row of every line, then the
+/// rows from the first row of line `scroll` (the description's first row at 0), moved up so
+/// the last page is full.
+fn preview_oracle(raw: &Value, width: usize, height: usize, scroll: usize) -> Vec<String> {
+    let option = &raw["questions"][0]["options"][0];
+    let mut rows: Vec<String> = Vec::new();
+    if let Some(d) = option["description"].as_str() {
+        rows.extend(ask_tui::text::wrap(d, width).iter().cloned());
+        rows.push(String::new());
+    }
+    let mut first_row = vec![];
+    for line in option["preview"].as_str().unwrap().split('\n') {
+        first_row.push(rows.len());
+        rows.extend(ask_tui::text::wrap(line, width).iter().cloned());
+    }
+    let from = if scroll == 0 { 0 } else { first_row.get(scroll).copied().unwrap_or(rows.len()) };
+    let top = from.min(rows.len().saturating_sub(height));
+    rows[top..rows.len().min(top + height)].iter().map(|r| r.trim_end().to_owned()).collect()
+}
+
+/// A preview whose lines wrap pages through to its very end, and at every position PageDown
+/// reaches the pane shows what laying out the whole preview would: the rows from the scrolled-to
+/// line, the last page full. (The scroll position counts the preview's lines, so lines that wrap
+/// can no longer leave its end out of reach.)
+#[rstest]
+fn a_preview_whose_lines_wrap_pages_to_its_end(
+    #[values(false, true)] described: bool,
+    #[values((80, 24), (100, 30), (60, 40))] size: (u16, u16),
+) {
+    let (width, height) = size;
+    let raw = wrapping_preview(described);
+    for pages in 0..=6 {
+        let frame = draw(&raw, FormSource::Tool, &"pageDown\n".repeat(pages), width, height);
+        let pane = preview_pane(&frame);
+        let inner = frame.lines().find(|l| l.starts_with('┌')).map_or(0, |l| l.chars().count() - 2);
+        assert_eq!(
+            pane,
+            preview_oracle(&raw, inner, pane.len(), (10 * pages).min(45)),
+            "{pages} pages:\n{frame}"
+        );
+        if pages >= 5 {
+            assert!(frame.contains("end45") && !frame.contains("PgDn"), "the end is reached:\n{frame}");
+        }
+    }
+}
+
+/// PageDown pressed past a preview's last page, then PageUp: the frame that filled the last
+/// page from above records the line it was drawn from (`PreviewClamped`), so the first PageUp
+/// moves the pane — no dead presses while an overshoot nobody saw is used up.
+#[rstest]
+fn paging_back_after_paging_past_the_preview_end_moves_at_once(
+    #[values(false, true)] described: bool,
+    #[values((80, 24), (100, 30), (60, 40))] size: (u16, u16),
+) {
+    let (width, height) = size;
+    let raw = wrapping_preview(described);
+    let (frames, recorded) = drive_live(&raw, &format!("{}pageUp", "pageDown\n".repeat(8)), width, height);
+    assert!(recorded >= 1, "paging past the last page is recorded");
+    let (end, up) = (&frames[frames.len() - 2], &frames[frames.len() - 1]);
+    assert!(end.contains("end45") && !end.contains("PgDn"), "{end}");
+    assert_ne!(up, end, "the first PageUp moves the pane\n{up}");
+    assert!(up.contains("PgUp/PgDn"), "{up}");
 }
 
 /// Issue 15.3: only the summary lines the pane can show are built, the rest counted — paging
@@ -432,19 +528,21 @@ fn filtered_long_list() {
     insta::assert_snapshot!(frame);
 }
 
-/// Issue 15.3: far into a long preview, lines above the pane are counted, not laid out — and
-/// the pane shows exactly what laying them all out would, at the end too (a wrapped line and a
-/// line with a tab among them).
+/// Issue 15.3: far into a long preview, lines above the pane are skipped, not laid out — and
+/// the pane shows the right lines, at the end too (a wrapped line and a line with a tab among
+/// them). The scroll position and the border's `from line N` count the preview's own lines,
+/// however many rows the lines above wrap into.
 #[test]
 fn far_into_a_long_preview_the_pane_shows_the_right_lines() {
     let mut text: String = (1..=3000).map(|i| format!("line {i}\n")).collect();
     text.insert_str(0, &format!("{}\n\ttabbed\n", "w".repeat(150)));
     let raw = json!({"questions":[{"id":"a","type":"preview","prompt":"Which?","options":[{"value":"x","label":"X","description":"d","preview":text}]}]});
     let paged = draw(&raw, FormSource::Tool, &"pageDown\n".repeat(150), 100, 20);
-    // 150 PageDowns: row 1501; rows are the description, a blank, two for the wide line, the
-    // tab line, then `line 1` on row 6: row 1501 is `line 1496`.
+    // 150 PageDowns: line 1501 of the text, which starts with the wide line and the tab line:
+    // `line 1499`.
     assert!(paged.contains("from line 1501"), "{paged}");
-    assert!(paged.contains("│line 1496 ") || paged.contains("│ line 1496"), "{paged}");
+    assert!(paged.contains("│line 1499 "), "{paged}");
+    assert!(!paged.contains("│line 1498 "), "{paged}");
     let end = draw(&raw, FormSource::Tool, &"pageDown\n".repeat(400), 100, 20);
     assert!(end.contains("line 3000") && !end.contains("more below"), "{end}");
 }

@@ -40,6 +40,7 @@ pub fn to_wire(event: &Event) -> EventV4 {
             };
             return EventV4::SummaryClamped { edge };
         }
+        Event::PreviewClamped { line } => return EventV4::PreviewClamped { line: *line as u64 },
     };
     EventV4::Earlier(earlier)
 }
@@ -51,6 +52,11 @@ pub fn from_wire(event: EventV4) -> Result<Event, DecodeError> {
         }
         EventV4::SummaryClamped { edge: EdgeV4::End } => {
             return Ok(Event::SummaryClamped { edge: SummaryEdge::End });
+        }
+        EventV4::PreviewClamped { line } => {
+            let line =
+                usize::try_from(line).map_err(|_| malformed("a preview line past this machine's memory"))?;
+            return Ok(Event::PreviewClamped { line });
         }
         EventV4::Earlier(event) => event,
     };

@@ -1,8 +1,9 @@
-//! Event encoding version 4, frozen: version 3 plus `SummaryClamped`, the review summary drawn
-//! at one of its ends. Never edit these types; add a new version instead.
+//! Event encoding version 4, frozen: version 3 plus `SummaryClamped` (the review summary drawn
+//! at one of its ends) and `PreviewClamped` (the preview pane's last page drawn from above its
+//! scroll position). Never edit these types; add a new version instead.
 //!
 //! Every event version 3 can hold is still written as version 3 (see [`super::encode`]), so
-//! only a line of the new kind carries `"v":4`; a version-4 line of an older kind reads as its
+//! only a line of a new kind carries `"v":4`; a version-4 line of an older kind reads as its
 //! version-3 shape.
 
 use serde::{Deserialize, Serialize};
@@ -24,6 +25,9 @@ pub enum EdgeV4 {
 pub enum EventV4 {
     SummaryClamped {
         edge: EdgeV4,
+    },
+    PreviewClamped {
+        line: u64,
     },
     /// Any version-3 event, unchanged.
     #[serde(untagged)]

@@ -88,6 +88,9 @@ fn describe(event: &Event) -> String {
         Event::FlowResumed => "resumed".to_owned(),
         Event::SummaryClamped { edge: SummaryEdge::Top } => "review summary drawn at its top".to_owned(),
         Event::SummaryClamped { edge: SummaryEdge::End } => "review summary drawn at its end".to_owned(),
+        Event::PreviewClamped { line } => {
+            format!("preview drawn at its last page: scrolled back to line {}", line + 1)
+        }
     }
 }
 

@@ -16,7 +16,9 @@ use crate::text::{sanitize, shown, wrap};
 /// Draws a question into the areas [`crate::layout`] gave it. The prompt and the question note
 /// stay put above the options, across the full width (also over a side-by-side preview):
 /// scrolling a long list never hides what is being asked.
-pub fn render(frame: &mut Frame, areas: &QuestionAreas, q: &QuestionView) {
+/// Returns the line to record when the preview's scroll position lay past its last page.
+pub fn render(frame: &mut Frame, areas: &QuestionAreas, q: &QuestionView) -> Option<usize> {
+    let mut recorded = None;
     draw_lines(frame, areas.head, head_lines(q, areas.head.width as usize));
     let preview = q.preview.as_ref();
     let (list_area, preview_area) = (areas.list, areas.preview);
@@ -25,8 +27,9 @@ pub fn render(frame: &mut Frame, areas: &QuestionAreas, q: &QuestionView) {
     if let (Some(p), Some(pa)) = (preview, preview_area) {
         let title = format!(" {} ", sanitize(shown(&p.label, pa.width as usize, 1), false));
         let inner = Block::bordered().inner(pa);
-        let (body, position) =
+        let (body, position, clamped) =
             preview_window(p, inner.width as usize, inner.height as usize, q.preview_scroll);
+        recorded = clamped;
         let mut block = Block::bordered().title(Span::styled(title, style::bold()));
         if let Some(position) = position {
             block = block.title_bottom(Line::from(Span::styled(position, style::dim())).right_aligned());
@@ -34,52 +37,112 @@ pub fn render(frame: &mut Frame, areas: &QuestionAreas, q: &QuestionView) {
         frame.render_widget(block, pa);
         super::put_lines(frame, inner, &body.lines);
     }
+    recorded
 }
 
-/// Only the preview lines on screen are wrapped, so a 100 000-line preview costs what its
-/// scroll position costs, not its length.
+/// The preview pane from text line `scroll` on (line 0 also shows the description above the
+/// text), filled up from above when the preview ends before the pane does, so its last page is
+/// always full. Only the lines on screen are wrapped: the lines above are skipped by a scan, so
+/// a 1 000 000-line preview costs what its scroll position costs, not its length (issue 15.3).
+///
+/// Returns the rows, the border's position label, and — when `scroll` lay past the last page —
+/// the line to record instead ([`ask_engine::Event::PreviewClamped`]): the first line from which
+/// this same frame is drawn, so the next PageUp moves the pane at once.
 fn preview_window(
     p: &ask_engine::project::view::PreviewView,
     width: usize,
     height: usize,
     scroll: usize,
-) -> (Lines, Option<String>) {
-    let mut all = Lines::default();
-    if let Some(d) = &p.description {
-        all.wrapped(d, 0, width, style::dim());
-        all.blank();
+) -> (Lines, Option<String>, Option<usize>) {
+    /// A row and the text line it belongs to (`None`: the description above the text).
+    type Row = (Option<usize>, Line<'static>);
+    let wrapped = |raw: &str, line: Option<usize>, rows: &mut Vec<Row>| {
+        let mut l = Lines::default();
+        l.wrapped(raw, 0, width, Default::default());
+        rows.extend(l.lines.into_iter().map(|r| (line, r)));
+    };
+    let description = |rows: &mut Vec<Row>| {
+        if let Some(d) = &p.description {
+            let mut l = Lines::default();
+            l.wrapped(d, 0, width, style::dim());
+            l.blank();
+            rows.extend(l.lines.into_iter().map(|r| (None, r)));
+        }
+    };
+    if height == 0 {
+        return (Lines::default(), None, None);
     }
-    let mut more_below = false;
-    // Lines well above the pane are only counted: an ASCII line no wider than the pane is one
-    // row without wrapping it, so scrolling far into a long preview costs a scan, not a layout.
-    // The fold keeps `scroll` within the preview's line count, so the pane's first row is never
-    // more than a pane's height above `scroll`: the last `height` rows before it are laid out.
-    let mut skipped = 0;
-    for raw in p.text().split('\n') {
-        if all.len() + skipped > scroll + height {
-            more_below = true;
+    let mut lines = p.text().split('\n');
+    // The last `height` lines before `scroll` (each takes a row at least): enough to fill the
+    // pane from above.
+    let mut above = std::collections::VecDeque::with_capacity(height.min(scroll));
+    let mut first = 0;
+    while first < scroll {
+        let Some(raw) = lines.next() else { break };
+        if above.len() == height {
+            above.pop_front();
+        }
+        above.push_back(raw);
+        first += 1;
+    }
+    let mut rows: Vec<Row> = Vec::with_capacity(height + 1);
+    if first == 0 {
+        description(&mut rows);
+    }
+    for (i, raw) in lines.by_ref().enumerate() {
+        wrapped(raw, Some(first + i), &mut rows);
+        if rows.len() > height {
             break;
         }
-        let above = all.len() + skipped + height < scroll;
-        if above && raw.len() <= width && raw.is_ascii() && !raw.bytes().any(|b| b < 0x20 || b == 0x7f) {
-            skipped += 1;
-            continue;
-        }
-        all.wrapped(raw, 0, width, Default::default());
     }
-    // Rows are numbered as if the skipped lines were there: `all` holds what follows them.
-    let total = all.len() + skipped;
-    let start = scroll.min(total.saturating_sub(height));
-    let more_below = more_below || total > start + height;
-    // Where the pane is and which keys move it, in its border (issue 12.6).
-    let position = match (start > 0, more_below) {
-        (false, false) => None,
-        (true, false) => Some(format!(" from line {} · PgUp ", start + 1)),
-        (false, true) => Some(" more below · PgDn ".to_owned()),
-        (true, true) => Some(format!(" from line {} · PgUp/PgDn ", start + 1)),
+    let more_below = rows.len() > height || lines.next().is_some();
+    // Whether the pane starts in the middle of a wrapped line (only when filled from above).
+    let mut mid_line = false;
+    if rows.len() < height && first > 0 {
+        // The preview ends inside the pane: lines from above fill it, then the description.
+        let mut filled: Vec<Row> = Vec::with_capacity(height);
+        let mut line = first;
+        for raw in above.iter().rev() {
+            line -= 1;
+            let mut one = Vec::new();
+            wrapped(raw, Some(line), &mut one);
+            one.append(&mut filled);
+            filled = one;
+            if filled.len() + rows.len() >= height {
+                break;
+            }
+        }
+        if line == 0 && filled.len() + rows.len() < height {
+            let mut top = Vec::new();
+            description(&mut top);
+            top.append(&mut filled);
+            filled = top;
+        }
+        let cut = (filled.len() + rows.len()).saturating_sub(height).min(filled.len());
+        mid_line = cut > 0 && filled.get(cut).is_some_and(|(line, _)| *line == filled[cut - 1].0);
+        filled.drain(..cut);
+        filled.append(&mut rows);
+        rows = filled;
+    }
+    rows.truncate(height);
+    let top = rows.first().and_then(|(line, _)| *line);
+    // The first line from which this frame is drawn: the top row's own line if the pane starts
+    // with its first row, else the next line (drawn from there, the pane fills up from above to
+    // this same top).
+    let recorded = match top {
+        None => 0,
+        Some(t) => t + usize::from(mid_line),
     };
-    let first = start.saturating_sub(skipped).min(all.lines.len());
-    (Lines::from(all.lines.split_off(first)), position)
+    let at_top = top.is_none() || (top == Some(0) && p.description.is_none() && !mid_line);
+    // Where the pane is and which keys move it, in its border (issue 12.6).
+    let position = match (at_top, more_below) {
+        (true, false) => None,
+        (true, true) => Some(" more below · PgDn ".to_owned()),
+        (false, false) => Some(format!(" from line {} · PgUp ", top.map_or(1, |t| t + 1))),
+        (false, true) => Some(format!(" from line {} · PgUp/PgDn ", top.map_or(1, |t| t + 1))),
+    };
+    let rows = Lines::from(rows.into_iter().map(|(_, r)| r).collect::<Vec<_>>());
+    (rows, position, (scroll > recorded).then_some(recorded))
 }
 
 /// Draws lines scrolled so the focus row and the cursor are visible; places the cursor.
