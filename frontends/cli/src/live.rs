@@ -166,9 +166,9 @@ pub(crate) fn interactive(
     finish(session.state(), session.id(), report)
 }
 
-/// Commits and applies the event a frame asked to record (a review summary drawn at one of its
-/// ends). The frame already shows the state it leads to, so nothing is drawn again; it is
-/// rare (a page key past the summary's end), so it gets a commit of its own rather than
+/// Commits and applies the event a frame asked to record (the review summary or a preview drawn
+/// clamped to its end). The frame already shows the state it leads to, so nothing is drawn
+/// again; it is rare (a page key past an end), so it gets a commit of its own rather than
 /// waiting to ride with the next key.
 fn record_drawn(session: &mut DurableFlow, drawn: Option<Event>) -> anyhow::Result<()> {
     if let Some(event) = drawn {

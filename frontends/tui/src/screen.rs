@@ -55,8 +55,8 @@ impl Screen {
     }
 
     /// Draws the whole screen for `view`; returns the event this frame asks the flow to record
-    /// (a review summary drawn at one of its ends), which the runtime commits and applies like
-    /// any other.
+    /// (the review summary or a preview drawn clamped to its end), which the runtime commits
+    /// and applies like any other.
     pub fn draw(&mut self, frame: &mut Frame, view: &Arc<ViewModel>) -> Option<ask_engine::Event> {
         let area = frame.area();
         if area.width < MIN_WIDTH || area.height < MIN_HEIGHT {

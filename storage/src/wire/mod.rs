@@ -34,7 +34,7 @@ pub const EVENT_VERSION: u32 = 4;
 
 /// The version every event that version 3 can hold is still written in. Each event is written
 /// in the oldest version that holds it, so an older ask-user reads every flow in which no
-/// newer kind of event happened (today: a flow whose review summary was never clamped).
+/// newer kind of event happened (today: a flow in which no scroll position was clamped).
 pub(crate) const BASE_VERSION: u32 = 3;
 
 /// The header line of an exported log file names this format.
