@@ -372,6 +372,17 @@ fn paging_back_after_paging_past_the_preview_end_moves_at_once(
     assert!(up.contains("PgUp/PgDn"), "{up}");
 }
 
+/// A summary or preview that fits its pane has nothing to scroll: page keys there record
+/// nothing, so a terminal made smaller later still finds the position the keys left.
+#[rstest]
+#[case::summary(long_answers(), format!("{}{}", "1\n".repeat(8), "pageDown\npageDown\npageUp"))]
+#[case::preview(wrapping_preview(true), "pageDown\npageDown\npageDown\npageUp".to_owned())]
+fn page_keys_on_a_pane_that_fits_record_nothing(#[case] raw: Value, #[case] script: String) {
+    let (frames, recorded) = drive_live(&raw, &script, 200, 120);
+    assert_eq!(recorded, 0, "{}", frames.last().unwrap());
+    assert!(!frames.last().unwrap().contains("PgUp"), "{}", frames.last().unwrap());
+}
+
 /// Issue 15.3: only the summary lines the pane can show are built, the rest counted — paging
 /// through a long answer still shows every word exactly where it belongs, and the `N more`
 /// rows add up to the whole answer at every scroll position. (At 80×24 a page of the summary

@@ -142,7 +142,9 @@ fn preview_window(
         (false, true) => Some(format!(" from line {} · PgUp/PgDn ", top.map_or(1, |t| t + 1))),
     };
     let rows = Lines::from(rows.into_iter().map(|(_, r)| r).collect::<Vec<_>>());
-    (rows, position, (scroll > recorded).then_some(recorded))
+    // A preview that fits has nothing to scroll and nothing to record (as the summary).
+    let fits = at_top && !more_below;
+    (rows, position, (scroll > recorded && !fits).then_some(recorded))
 }
 
 /// Draws lines scrolled so the focus row and the cursor are visible; places the cursor.

@@ -91,13 +91,11 @@ pub fn render(frame: &mut Frame, area: Rect, r: &ReviewView) -> Option<SummaryEd
 fn draw_summary(frame: &mut Frame, area: Rect, lines: Lines, scroll: SummaryScroll) -> Option<SummaryEdge> {
     let height = area.height as usize;
     let total = lines.len();
-    if height < 3 {
+    // A summary that fits has nothing to scroll and nothing to record: a later, smaller
+    // terminal still finds the position the keys left.
+    if total <= height || height < 3 {
         super::put_lines(frame, area, &lines.lines);
         return None;
-    }
-    if total <= height {
-        super::put_lines(frame, area, &lines.lines);
-        return scroll.clamped(0);
     }
     let last_top = total - (height - 1);
     let top = match scroll {
