@@ -383,6 +383,28 @@ fn page_keys_on_a_pane_that_fits_record_nothing(#[case] raw: Value, #[case] scri
     assert!(!frames.last().unwrap().contains("PgUp"), "{}", frames.last().unwrap());
 }
 
+/// Issue 12.1 in the smallest room: on a short, narrow terminal the double-press hint leaves
+/// the summary (stacked under the actions) one or two rows. A marker row still says how much is
+/// clipped and which key shows it, instead of the rest being cut off silently.
+#[rstest]
+#[case::one_row(16, "↓ 5 more · PgDn", None)]
+#[case::two_rows(17, "↓ 4 more · PgDn", Some("Language: Rust"))]
+fn a_summary_squeezed_to_one_or_two_rows_still_says_what_is_clipped(
+    #[case] height: u16,
+    #[case] marker: &str,
+    #[case] first: Option<&str>,
+) {
+    let script = "1\n1\n3\ntab\nn\ntype \"why not toml?\"\nenter\n1\n1";
+    let frame = draw(&form(), FormSource::Tool, script, 50, height);
+    assert!(frame.contains("Press 1 again to Submit"), "{frame}");
+    assert!(frame.contains(marker), "{frame}");
+    let rows: Vec<&str> = frame.lines().skip_while(|l| !l.starts_with("Press 1 again")).collect();
+    assert_eq!(rows.iter().any(|l| l.starts_with("Language: ")), first.is_some(), "{frame}");
+    if let Some(first) = first {
+        assert!(frame.contains(first), "{frame}");
+    }
+}
+
 /// Issue 15.3: only the summary lines the pane can show are built, the rest counted — paging
 /// through a long answer still shows every word exactly where it belongs, and the `N more`
 /// rows add up to the whole answer at every scroll position. (At 80×24 a page of the summary

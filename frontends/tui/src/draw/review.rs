@@ -93,7 +93,7 @@ fn draw_summary(frame: &mut Frame, area: Rect, lines: Lines, scroll: SummaryScro
     let total = lines.len();
     // A summary that fits has nothing to scroll and nothing to record: a later, smaller
     // terminal still finds the position the keys left.
-    if total <= height || height < 3 {
+    if total <= height || height == 0 {
         super::put_lines(frame, area, &lines.lines);
         return None;
     }
@@ -103,6 +103,20 @@ fn draw_summary(frame: &mut Frame, area: Rect, lines: Lines, scroll: SummaryScro
         SummaryScroll::End(k) => last_top.saturating_sub(k),
     };
     let marker = |text: String| Line::from(Span::styled(text, style::dim()));
+    if height < 3 {
+        // One or two rows (a short, narrow terminal with the double-press hint): one marker row
+        // says what is clipped on both sides, so nothing is ever cut off silently.
+        let rows = height - 1;
+        let below = total - top - rows;
+        let shown = lines.lines[top..top + rows].iter().cloned();
+        let out: Vec<Line> = match (top, below) {
+            (0, b) => shown.chain([marker(format!("↓ {b} more · PgDn"))]).collect(),
+            (t, 0) => [marker(format!("↑ {t} more · PgUp"))].into_iter().chain(shown).collect(),
+            (t, b) => shown.chain([marker(format!("↑ {t} ↓ {b} more · PgUp/PgDn"))]).collect(),
+        };
+        super::put_lines(frame, area, &out);
+        return scroll.clamped(last_top);
+    }
     let mut out = Vec::with_capacity(height);
     let mut rows = height;
     if top > 0 {
