@@ -100,6 +100,9 @@ pub fn events(command: &Command, state: &FlowState) -> Result<Vec<Event>, String
             Ok(())
         } else if rows == 0 {
             Err("This question takes your own answer only: t and your text.".to_owned())
+        } else if n == rows + 1 {
+            // The custom row is listed with this number: say how to use it.
+            Err(format!("{n} is your own answer: type t, a space and your text."))
         } else {
             Err(format!("There is no option {n}; the options are 1 to {rows}."))
         }
