@@ -40,9 +40,11 @@ Extras: Docker note: only for local runs.
 There is no option 7; the options are 1 to 3.
 > 4
 4 is your own answer: type t, a space and your text.
+> t
+t needs your answer after it: t, a space and your text.
 > 1,2
 Extras: CI, Docker.
-Review. Database: SQLite. Extras: CI, Docker.
+Review. Database: SQLite. Extras: CI, Docker; Docker note: only for local runs.
 1 submits, 2 asks the agent to elaborate on your notes, 3 cancels, b goes back.
 > 1
 Submitted.";
@@ -55,6 +57,7 @@ fn spec13_4_every_change_is_one_spoken_line_and_nothing_else_is_written() {
     answer(&mut pty, "n 2 only for local runs", "only for local runs.");
     answer(&mut pty, "7", "There is no option 7");
     answer(&mut pty, "4", "4 is your own answer");
+    answer(&mut pty, "t", "t needs your answer after it");
     answer(&mut pty, "1,2", "Review.");
     pty.send("1\r");
     assert_eq!(pty.wait_exit(), 0);

@@ -86,9 +86,16 @@ fn review(state: &FlowState) -> Vec<String> {
     let parts: Vec<String> = state
         .review_summary(ReviewAction::Submit)
         .iter()
-        .map(|e| match &e.answer {
-            Some(a) => format!("{}: {}", inert(&e.label), inert(a)),
-            None => format!("{}: no answer", inert(&e.label)),
+        .map(|e| {
+            let mut part = match &e.answer {
+                Some(a) => format!("{}: {}", inert(&e.label), inert(a)),
+                None => format!("{}: no answer", inert(&e.label)),
+            };
+            // The notes Submit sends with the answer, as the terminal's summary shows them.
+            for note in &e.notes {
+                part.push_str(&format!("; {}", inert(note)));
+            }
+            part
         })
         .collect();
     vec![

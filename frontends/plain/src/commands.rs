@@ -40,6 +40,7 @@ pub fn parse(line: &str) -> Result<Command, String> {
         "q" if rest.is_empty() => Ok(Command::Cancel),
         "h" | "?" | "help" if rest.is_empty() => Ok(Command::Help),
         "t" if !rest.is_empty() => Ok(Command::Own(rest.to_owned())),
+        "t" => Err("t needs your answer after it: t, a space and your text.".to_owned()),
         "N" => Ok(Command::QuestionNote(rest.to_owned())),
         "n" => {
             let (number, text) = rest.split_once(char::is_whitespace).unwrap_or((rest, ""));
