@@ -1,9 +1,12 @@
 //! Building the flow state a frame is drawn from: a payload opened at a size, then script steps.
 #![allow(dead_code, clippy::unwrap_used, clippy::expect_used)] // shared helpers; tests fail loudly
 
+use std::sync::Arc;
+
 use ask_engine::{Event, FlowState, Origin, Settings, Size, parse_script};
 use ask_schema::{FormSource, validate};
-use serde_json::Value;
+use ask_tui::MemoryTerminal;
+use serde_json::{Value, json};
 
 /// A flow on `raw`, opened on a `width`×`height` terminal with these config notices.
 pub fn opened(raw: &Value, source: FormSource, width: u16, height: u16, notices: Vec<String>) -> FlowState {
@@ -25,4 +28,28 @@ pub fn press(state: &mut FlowState, script: &str) {
             state.apply(&e);
         }
     }
+}
+
+/// The three-question form most screen tests draw: single, multi and preview.
+pub fn form() -> Value {
+    json!({"title":"New service setup","questions":[
+        {"id":"lang","label":"Language","prompt":"Which language should the new service be written in?","options":[
+            {"value":"rust","label":"Rust","description":"Fast, memory safe, single static binary"},
+            {"value":"go","label":"Go","description":"Simple concurrency, quick builds"},
+            {"value":"ts","label":"TypeScript"}]},
+        {"id":"feat","label":"Features","prompt":"Which cross-cutting features should the skeleton include?","type":"multi","options":[
+            {"value":"tracing","label":"OpenTelemetry tracing"},{"value":"metrics","label":"Prometheus metrics"},
+            {"value":"auth","label":"JWT authentication","description":"Validates tokens from the identity service"}]},
+        {"id":"cfg","label":"Config","prompt":"How should the service read its configuration?","type":"preview","options":[
+            {"value":"env","label":"Environment only","description":"Twelve-factor","preview":"DATABASE_URL=postgres://db/app\nPORT=8080\nLOG_LEVEL=info"},
+            {"value":"toml","label":"TOML file","preview":"[server]\nport = 8080\n\n[database]\nurl = \"postgres://db/app\""}]}
+    ]})
+}
+
+/// The frame after `script` on `raw` opened at `width`×`height`, with a config path to show.
+pub fn draw(raw: &Value, source: FormSource, script: &str, width: u16, height: u16) -> String {
+    let mut state = opened(raw, source, width, height, vec![]);
+    press(&mut state, script);
+    let mut term = MemoryTerminal::new(width, height, Some("/home/ada/.config/ask-user/config.json"));
+    term.draw(&Arc::new(state.view()))
 }

@@ -1,0 +1,333 @@
+//! Scrolling, as a person pages: the review summary (PageUp/PageDown/Home/End) and the preview
+//! pane, at every size from a squeezed two-row summary to a preview far longer than the screen,
+//! with the frames driven as the live terminal draws them where a frame records where it drew.
+#![allow(clippy::unwrap_used, clippy::expect_used)] // tests fail loudly by design
+
+use std::sync::Arc;
+
+mod common;
+
+use ask_schema::FormSource;
+use ask_tui::MemoryTerminal;
+use common::{draw, form};
+use rstest::rstest;
+use serde_json::{Value, json};
+
+#[test]
+fn long_preview_scrolls_with_page_down() {
+    let text: String = (1..=100).map(|i| format!("line {i}\n")).collect();
+    let raw = json!({"questions":[{"id":"a","type":"preview","prompt":"Which?","options":[{"value":"x","label":"X","preview":text}]}]});
+    let top = draw(&raw, FormSource::Tool, "", 100, 20);
+    assert!(top.contains("line 1 ") || top.contains("line 1│") || top.contains("│line 1"), "{top}");
+    let paged = draw(&raw, FormSource::Tool, "pageDown\npageDown", 100, 20);
+    assert!(paged.contains("line 21") && !paged.contains("│line 1 "), "{paged}");
+}
+
+/// Issue 12.1: ten answered questions at 100×12 — the review summary scrolls with
+/// PageDown/End and says how much is clipped, instead of cutting questions 9–10 off silently.
+#[test]
+fn the_review_summary_scrolls_and_says_what_is_clipped() {
+    let questions: Vec<Value> = (1..=10)
+        .map(|i| {
+            json!({"id": format!("q{i}"), "label": format!("Question {i}"), "prompt": format!("Pick {i}?"),
+            "options": [{"value": "a", "label": format!("Answer {i}")}, {"value": "b", "label": "Other"}]})
+        })
+        .collect();
+    let raw = json!({"questions": questions});
+    let answered = "1\n".repeat(10);
+    let top = draw(&raw, FormSource::Tool, &answered, 100, 12);
+    assert!(top.contains("Question 1: Answer 1") && top.contains("more · PgDn"), "{top}");
+    assert!(!top.contains("Question 10: Answer 10"), "{top}");
+    let end = draw(&raw, FormSource::Tool, &format!("{answered}end\n"), 100, 12);
+    assert!(end.contains("Question 10: Answer 10") && end.contains("more · PgUp"), "{end}");
+    assert!(!end.contains("more · PgDn"), "{end}");
+    let paged = draw(&raw, FormSource::Tool, &format!("{answered}pageDown\npageUp\n"), 100, 12);
+    assert_eq!(paged, top, "PageUp goes back to the top");
+    insta::assert_snapshot!("review_summary_scrolled_to_the_end", end);
+}
+
+/// The summary's end is where End put it, whatever the terminal's width: the first PageUp after
+/// End shows the page above it, and the first PageDown after that shows the end again — no
+/// dead presses while a scroll the frontend clamped away is used up. Long answers make the
+/// summary far shorter at 100 columns than at the narrowest width it could be drawn at.
+#[rstest]
+#[case::wide(100, 12)]
+#[case::narrow(50, 20)]
+fn paging_back_from_the_summary_end_moves_at_once(#[case] width: u16, #[case] height: u16) {
+    let raw = long_answers();
+    let answered = "1\n".repeat(8);
+    let end = draw(&raw, FormSource::Tool, &format!("{answered}end"), width, height);
+    assert!(end.contains("more · PgUp") && !end.contains("more · PgDn"), "{end}");
+    let back = draw(&raw, FormSource::Tool, &format!("{answered}end\npageUp"), width, height);
+    assert_ne!(back, end, "the first PageUp after End moves");
+    assert!(back.contains("more · PgDn"), "{back}");
+    let again = draw(&raw, FormSource::Tool, &format!("{answered}end\npageUp\npageDown"), width, height);
+    assert_eq!(again, end, "PageDown goes back to the end");
+    let home = draw(&raw, FormSource::Tool, &format!("{answered}end\nhome"), width, height);
+    let top = draw(&raw, FormSource::Tool, &answered, width, height);
+    assert_eq!(home, top, "Home goes back to the top");
+}
+
+/// Eight questions whose answers take two or three lines each at the widths the tests draw at,
+/// but nine lines each at the narrowest width the engine allows for: the summary is far
+/// shorter on screen than the engine's own estimate of it.
+fn long_answers() -> Value {
+    serde_json::from_str(include_str!("../../../tests/fixtures/payloads/long-answers.json")).unwrap()
+}
+
+/// The frames a person sees, one per script line, drawn as the live terminal draws them: each
+/// key is applied, the frame drawn, and the event the frame asks to record applied before the
+/// next key (the runtime commits it first). Returns the frames and how many such events there
+/// were.
+fn drive_live(raw: &Value, script: &str, width: u16, height: u16) -> (Vec<String>, usize) {
+    let mut state = common::opened(raw, FormSource::Tool, width, height, vec![]);
+    let mut term = MemoryTerminal::new(width, height, None);
+    let (mut frames, mut recorded) = (Vec::new(), 0);
+    for line in script.lines() {
+        common::press(&mut state, line);
+        let drawn = term.render(&Arc::new(state.view()));
+        frames.push(ask_tui::buffer_text(term.buffer()));
+        if let Some(event) = drawn {
+            assert!(
+                matches!(
+                    event,
+                    ask_engine::Event::SummaryClamped { .. } | ask_engine::Event::PreviewClamped { .. }
+                ),
+                "{event:?}"
+            );
+            state.apply(&event);
+            recorded += 1;
+            let again = term.render(&Arc::new(state.view()));
+            assert_eq!(again, None, "a recorded clamp is not clamped again");
+            assert_eq!(
+                &ask_tui::buffer_text(term.buffer()),
+                frames.last().unwrap(),
+                "recording changes nothing on screen"
+            );
+        }
+    }
+    (frames, recorded)
+}
+
+/// PageDown pressed more times than the summary has pages: the frame that drew it at its end
+/// records so (`SummaryClamped`), and the first PageUp after any number of extra presses shows
+/// the page above the end — no dead presses while an overshoot nobody saw is used up.
+#[rstest]
+fn paging_back_after_paging_past_the_end_moves_at_once(
+    #[values((100, 12), (50, 20))] size: (u16, u16),
+    #[values(1, 3, 6)] extra: usize,
+) {
+    let (width, height) = size;
+    let answered = "1\n".repeat(8);
+    let (frames, _) = drive_live(&long_answers(), &format!("{answered}end"), width, height);
+    let end = frames.last().unwrap().clone();
+    // How many PageDowns reach the end, then `extra` more.
+    let (frames, _) =
+        drive_live(&long_answers(), &format!("{answered}{}", "pageDown\n".repeat(20)), width, height);
+    let reach = frames[8..].iter().position(|f| *f == end).expect("PageDown reaches the end") + 1;
+    let script = format!("{answered}{}pageUp", "pageDown\n".repeat(reach + extra));
+    let (frames, recorded) = drive_live(&long_answers(), &script, width, height);
+    assert!(recorded >= 1, "reaching the end by PageDown past the drawn summary is recorded");
+    let (before, after) = (&frames[frames.len() - 2], &frames[frames.len() - 1]);
+    assert_eq!(before, &end, "the extra PageDowns stay at the end");
+    assert_ne!(after, before, "the first PageUp moves the summary\n{after}");
+    assert!(after.contains("more · PgDn"), "{after}");
+}
+
+/// A preview of 45 lines, every seventh of them long enough to wrap, with or without a
+/// description above it.
+fn wrapping_preview(described: bool) -> Value {
+    let mut raw: Value =
+        serde_json::from_str(include_str!("../../../tests/fixtures/payloads/wrapping-preview.json")).unwrap();
+    if described {
+        raw["questions"][0]["options"][0]["description"] = json!("What this layout is for");
+    }
+    raw
+}
+
+/// The rows inside the preview pane's border, trailing spaces trimmed.
+fn preview_pane(frame: &str) -> Vec<String> {
+    frame
+        .lines()
+        .skip_while(|l| !l.starts_with('┌'))
+        .skip(1)
+        .take_while(|l| !l.starts_with('└'))
+        .map(|l| l.trim_start_matches('│').trim_end().trim_end_matches('│').trim_end().to_owned())
+        .collect()
+}
+
+/// The pane as laying out the whole preview would show it: every row of every line, then the
+/// rows from the first row of line `scroll` (the description's first row at 0), moved up so
+/// the last page is full.
+fn preview_oracle(raw: &Value, width: usize, height: usize, scroll: usize) -> Vec<String> {
+    let option = &raw["questions"][0]["options"][0];
+    let mut rows: Vec<String> = Vec::new();
+    if let Some(d) = option["description"].as_str() {
+        rows.extend(ask_tui::text::wrap(d, width).iter().cloned());
+        rows.push(String::new());
+    }
+    let mut first_row = vec![];
+    for line in option["preview"].as_str().unwrap().split('\n') {
+        first_row.push(rows.len());
+        rows.extend(ask_tui::text::wrap(line, width).iter().cloned());
+    }
+    let from = if scroll == 0 { 0 } else { first_row.get(scroll).copied().unwrap_or(rows.len()) };
+    let top = from.min(rows.len().saturating_sub(height));
+    rows[top..rows.len().min(top + height)].iter().map(|r| r.trim_end().to_owned()).collect()
+}
+
+/// A preview whose lines wrap pages through to its very end, and at every position PageDown
+/// reaches the pane shows what laying out the whole preview would: the rows from the scrolled-to
+/// line, the last page full. (The scroll position counts the preview's lines, so lines that wrap
+/// can no longer leave its end out of reach.)
+#[rstest]
+fn a_preview_whose_lines_wrap_pages_to_its_end(
+    #[values(false, true)] described: bool,
+    #[values((80, 24), (100, 30), (60, 40))] size: (u16, u16),
+) {
+    let (width, height) = size;
+    let raw = wrapping_preview(described);
+    for pages in 0..=6 {
+        let frame = draw(&raw, FormSource::Tool, &"pageDown\n".repeat(pages), width, height);
+        let pane = preview_pane(&frame);
+        let inner = frame.lines().find(|l| l.starts_with('┌')).map_or(0, |l| l.chars().count() - 2);
+        assert_eq!(
+            pane,
+            preview_oracle(&raw, inner, pane.len(), (10 * pages).min(45)),
+            "{pages} pages:\n{frame}"
+        );
+        if pages >= 5 {
+            assert!(frame.contains("end45") && !frame.contains("PgDn"), "the end is reached:\n{frame}");
+        }
+    }
+}
+
+/// PageDown pressed past a preview's last page, then PageUp: the frame that filled the last
+/// page from above records the line it was drawn from (`PreviewClamped`), so the first PageUp
+/// moves the pane — no dead presses while an overshoot nobody saw is used up.
+#[rstest]
+fn paging_back_after_paging_past_the_preview_end_moves_at_once(
+    #[values(false, true)] described: bool,
+    #[values((80, 24), (100, 30), (60, 40))] size: (u16, u16),
+) {
+    let (width, height) = size;
+    let raw = wrapping_preview(described);
+    let (frames, recorded) = drive_live(&raw, &format!("{}pageUp", "pageDown\n".repeat(8)), width, height);
+    assert!(recorded >= 1, "paging past the last page is recorded");
+    let (end, up) = (&frames[frames.len() - 2], &frames[frames.len() - 1]);
+    assert!(end.contains("end45") && !end.contains("PgDn"), "{end}");
+    assert_ne!(up, end, "the first PageUp moves the pane\n{up}");
+    assert!(up.contains("PgUp/PgDn"), "{up}");
+}
+
+/// A summary or preview that fits its pane has nothing to scroll: page keys there record
+/// nothing, so a terminal made smaller later still finds the position the keys left.
+#[rstest]
+#[case::summary(long_answers(), format!("{}{}", "1\n".repeat(8), "pageDown\npageDown\npageUp"))]
+#[case::preview(wrapping_preview(true), "pageDown\npageDown\npageDown\npageUp".to_owned())]
+fn page_keys_on_a_pane_that_fits_record_nothing(#[case] raw: Value, #[case] script: String) {
+    let (frames, recorded) = drive_live(&raw, &script, 200, 120);
+    assert_eq!(recorded, 0, "{}", frames.last().unwrap());
+    assert!(!frames.last().unwrap().contains("PgUp"), "{}", frames.last().unwrap());
+}
+
+/// Issue 12.1 in the smallest room: on a short, narrow terminal the double-press hint leaves
+/// the summary (stacked under the actions) one or two rows. A marker row still says how much is
+/// clipped and which key shows it, instead of the rest being cut off silently.
+#[rstest]
+#[case::one_row(16, "↓ 5 more · PgDn", None)]
+#[case::two_rows(17, "↓ 4 more · PgDn", Some("Language: Rust"))]
+fn a_summary_squeezed_to_one_or_two_rows_still_says_what_is_clipped(
+    #[case] height: u16,
+    #[case] marker: &str,
+    #[case] first: Option<&str>,
+) {
+    let script = "1\n1\n3\ntab\nn\ntype \"why not toml?\"\nenter\n1\n1";
+    let frame = draw(&form(), FormSource::Tool, script, 50, height);
+    assert!(frame.contains("Press 1 again to Submit"), "{frame}");
+    assert!(frame.contains(marker), "{frame}");
+    let rows: Vec<&str> = frame.lines().skip_while(|l| !l.starts_with("Press 1 again")).collect();
+    assert_eq!(rows.iter().any(|l| l.starts_with("Language: ")), first.is_some(), "{frame}");
+    if let Some(first) = first {
+        assert!(frame.contains(first), "{frame}");
+    }
+}
+
+/// Issue 15.3: only the summary lines the pane can show are built, the rest counted — paging
+/// through a long answer still shows every word exactly where it belongs, and the `N more`
+/// rows add up to the whole answer at every scroll position. (At 80×24 a page of the summary
+/// is taller than PageDown's ten lines, so paging shows every line.)
+#[test]
+fn a_long_answer_in_the_summary_pages_through_every_word() {
+    let words: Vec<String> = (1..=600).map(|i| format!("w{i:03}")).collect();
+    let raw = json!({"questions": [{"id": "q", "label": "Long", "prompt": "Pick?",
+        "options": [{"value": "a", "label": words.join(" ")}, {"value": "b", "label": "Short"}]}]});
+    let more = |frame: &str, arrow: &str| -> usize {
+        frame
+            .lines()
+            .find_map(|l| l.split(arrow).nth(1)?.split_whitespace().next()?.parse().ok())
+            .unwrap_or(0)
+    };
+    let is_word = |w: &&str| w.len() == 4 && w.starts_with('w') && w[1..].bytes().all(|b| b.is_ascii_digit());
+    let (mut seen, mut script, mut total) = (Vec::new(), "1\n".to_owned(), None);
+    for _ in 0..100 {
+        let frame = draw(&raw, FormSource::Tool, &script, 80, 24);
+        let body: Vec<&str> = frame.lines().skip(2).take(20).collect();
+        let shown = body.iter().filter(|l| l.split_whitespace().any(|w| is_word(&w))).count();
+        let lines = more(&frame, "↑") + shown + more(&frame, "↓");
+        assert_eq!(*total.get_or_insert(lines), lines, "the same total at every scroll position:\n{frame}");
+        // Pages overlap; a word past the last one seen is new, and none may be skipped.
+        for w in body.iter().flat_map(|l| l.split_whitespace()).filter(is_word) {
+            if seen.last().is_none_or(|last: &String| w > last.as_str()) {
+                seen.push(w.to_owned());
+            }
+        }
+        if more(&frame, "↓") == 0 {
+            break;
+        }
+        script.push_str("pageDown\n");
+    }
+    assert_eq!(seen, words, "every word, in order");
+}
+
+/// Issue 12.6: a long preview says where it is and which keys move it, in its border; a long
+/// list pages with PageDown/PageUp and says how many options are out of sight.
+#[test]
+fn long_previews_and_lists_say_where_they_are_and_how_to_move() {
+    let text: String = (1..=500).map(|i| format!("line {i}\n")).collect();
+    let raw = json!({"questions":[{"id":"a","type":"preview","prompt":"Which?","options":[{"value":"x","label":"X","preview":text}]}]});
+    let top = draw(&raw, FormSource::Tool, "", 100, 20);
+    assert!(top.contains("more below · PgDn"), "{top}");
+    let paged = draw(&raw, FormSource::Tool, "pageDown", 100, 20);
+    assert!(paged.contains("from line 11 · PgUp/PgDn"), "{paged}");
+    insta::assert_snapshot!("long_preview_paged", paged);
+
+    let options: Vec<Value> =
+        (1..=40).map(|i| json!({"value": format!("v{i}"), "label": format!("Option number {i}")})).collect();
+    let list = json!({"questions":[{"id":"a","prompt":"Pick one of many","options":options}]});
+    let first = draw(&list, FormSource::Tool, "", 60, 16);
+    assert!(first.contains("↓ 34 more · PgDn") && !first.contains("↑ "), "{first}");
+    let paged = draw(&list, FormSource::Tool, "pageDown\npageDown", 60, 16);
+    assert!(paged.contains("❯ 21. Option number 21") && paged.contains("↑ "), "{paged}");
+    let back = draw(&list, FormSource::Tool, "pageDown\npageDown\npageUp", 60, 16);
+    assert!(back.contains("❯ 11. Option number 11"), "{back}");
+}
+
+/// Issue 15.3: far into a long preview, lines above the pane are skipped, not laid out — and
+/// the pane shows the right lines, at the end too (a wrapped line and a line with a tab among
+/// them). The scroll position and the border's `from line N` count the preview's own lines,
+/// however many rows the lines above wrap into.
+#[test]
+fn far_into_a_long_preview_the_pane_shows_the_right_lines() {
+    let mut text: String = (1..=3000).map(|i| format!("line {i}\n")).collect();
+    text.insert_str(0, &format!("{}\n\ttabbed\n", "w".repeat(150)));
+    let raw = json!({"questions":[{"id":"a","type":"preview","prompt":"Which?","options":[{"value":"x","label":"X","description":"d","preview":text}]}]});
+    let paged = draw(&raw, FormSource::Tool, &"pageDown\n".repeat(150), 100, 20);
+    // 150 PageDowns: line 1501 of the text, which starts with the wide line and the tab line:
+    // `line 1499`.
+    assert!(paged.contains("from line 1501"), "{paged}");
+    assert!(paged.contains("│line 1499 "), "{paged}");
+    assert!(!paged.contains("│line 1498 "), "{paged}");
+    let end = draw(&raw, FormSource::Tool, &"pageDown\n".repeat(400), 100, 20);
+    assert!(end.contains("line 3000") && !end.contains("more below"), "{end}");
+}
