@@ -168,6 +168,27 @@ fn footer_hints_know_the_state(#[case] script: &str, #[case] hints: &[&str]) {
     assert_eq!(shown, hints);
 }
 
+/// Three questions answered with answers long enough to wrap, then `keys` on the review tab.
+fn on_a_long_review(keys: &str) -> ask_engine::FlowState {
+    let long = "a long answer that wraps over several lines of the summary ".repeat(3);
+    let questions: Vec<_> = (1..=3)
+        .map(|i| {
+            json!({"id": format!("q{i}"), "label": format!("Q{i}"), "prompt": "Pick?",
+            "options": [{"value": "a", "label": long}, {"value": "b", "label": "Short"}]})
+        })
+        .collect();
+    let script = format!("1\n1\n1\n{keys}");
+    common::run_with(&json!({"questions": questions}), &script, ask_engine::Settings::default()).0
+}
+
+/// How far the review summary is scrolled.
+fn summary_scroll(state: &ask_engine::FlowState) -> ask_engine::SummaryScroll {
+    match state.view().body {
+        ask_engine::project::view::Body::Review(review) => review.scroll,
+        _ => panic!("the review tab is shown"),
+    }
+}
+
 /// Issue 12.1: the review summary pages from the end it was last sent to. End is kept as "at
 /// the end" (only the frontend knows how long the summary is drawn), so the first PageUp after
 /// End shows the page above the end at any width; a page that would pass the far end lands on
@@ -187,20 +208,7 @@ fn issue12_1_the_summary_pages_from_the_end_it_was_sent_to(
     #[case] keys: &str,
     #[case] expected: ask_engine::SummaryScroll,
 ) {
-    let long = "a long answer that wraps over several lines of the summary ".repeat(3);
-    let questions: Vec<_> = (1..=3)
-        .map(|i| {
-            json!({"id": format!("q{i}"), "label": format!("Q{i}"), "prompt": "Pick?",
-            "options": [{"value": "a", "label": long}, {"value": "b", "label": "Short"}]})
-        })
-        .collect();
-    let script = format!("1\n1\n1\n{keys}");
-    let (state, _) =
-        common::run_with(&json!({"questions": questions}), &script, ask_engine::Settings::default());
-    match state.view().body {
-        ask_engine::project::view::Body::Review(review) => assert_eq!(review.scroll, expected),
-        _ => panic!("the review tab is shown"),
-    }
+    assert_eq!(summary_scroll(&on_a_long_review(keys)), expected);
 }
 
 /// The frontend records where it drew a summary whose position lay past an end
@@ -221,27 +229,12 @@ fn a_summary_drawn_at_an_end_pages_from_that_end(
     #[case] key: &str,
     #[case] expected: ask_engine::SummaryScroll,
 ) {
-    let long = "a long answer that wraps over several lines of the summary ".repeat(3);
-    let questions: Vec<_> = (1..=3)
-        .map(|i| {
-            json!({"id": format!("q{i}"), "label": format!("Q{i}"), "prompt": "Pick?",
-            "options": [{"value": "a", "label": long}, {"value": "b", "label": "Short"}]})
-        })
-        .collect();
-    let (mut state, _) = common::run_with(
-        &json!({"questions": questions}),
-        &format!("1\n1\n1\n{before}"),
-        ask_engine::Settings::default(),
-    );
-    let scroll = |state: &ask_engine::FlowState| match state.view().body {
-        ask_engine::project::view::Body::Review(review) => review.scroll,
-        _ => panic!("the review tab is shown"),
-    };
-    let unclamped = scroll(&state);
+    let mut state = on_a_long_review(before);
+    let unclamped = summary_scroll(&state);
     state.apply(&ask_engine::Event::SummaryClamped { edge });
-    assert_eq!(scroll(&state), ask_engine::SummaryScroll::at(edge));
+    assert_eq!(summary_scroll(&state), ask_engine::SummaryScroll::at(edge));
     state.apply(&ask_engine::Event::key(ask_engine::KeyPress::parse(key).unwrap()));
-    assert_eq!(scroll(&state), expected, "from {unclamped:?}");
+    assert_eq!(summary_scroll(&state), expected, "from {unclamped:?}");
 }
 
 /// The frontend records the line its preview pane was drawn from when the scroll position lay
