@@ -4,6 +4,7 @@ use ask_engine::project::view::{QuestionView, RowView};
 use ask_schema::QuestionType;
 use tuirealm::ratatui::Frame;
 use tuirealm::ratatui::layout::{Position, Rect};
+use tuirealm::ratatui::style::Style;
 use tuirealm::ratatui::text::{Line, Span};
 use tuirealm::ratatui::widgets::Block;
 
@@ -56,17 +57,17 @@ fn preview_window(
 ) -> (Lines, Option<String>, Option<usize>) {
     /// A row and the text line it belongs to (`None`: the description above the text).
     type Row = (Option<usize>, Line<'static>);
-    let wrapped = |raw: &str, line: Option<usize>, rows: &mut Vec<Row>| {
+    let tagged = |text: &str, line: Option<usize>, style: Style, rows: &mut Vec<Row>| {
         let mut l = Lines::default();
-        l.wrapped(raw, 0, width, Default::default());
+        l.wrapped(text, 0, width, style);
         rows.extend(l.lines.into_iter().map(|r| (line, r)));
     };
+    let wrapped =
+        |raw: &str, line: Option<usize>, rows: &mut Vec<Row>| tagged(raw, line, Style::default(), rows);
     let description = |rows: &mut Vec<Row>| {
         if let Some(d) = &p.description {
-            let mut l = Lines::default();
-            l.wrapped(d, 0, width, style::dim());
-            l.blank();
-            rows.extend(l.lines.into_iter().map(|r| (None, r)));
+            tagged(d, None, style::dim(), rows);
+            rows.push((None, Line::default()));
         }
     };
     if height == 0 {
@@ -100,24 +101,26 @@ fn preview_window(
     let mut mid_line = false;
     if rows.len() < height && first > 0 {
         // The preview ends inside the pane: lines from above fill it, then the description.
-        let mut filled: Vec<Row> = Vec::with_capacity(height);
+        // Blocks are gathered bottom up, one per line, and put back in order once.
+        let mut blocks: Vec<Vec<Row>> = Vec::new();
+        let mut count = rows.len();
         let mut line = first;
         for raw in above.iter().rev() {
-            line -= 1;
-            let mut one = Vec::new();
-            wrapped(raw, Some(line), &mut one);
-            one.append(&mut filled);
-            filled = one;
-            if filled.len() + rows.len() >= height {
+            if count >= height {
                 break;
             }
+            line -= 1;
+            let mut block = Vec::new();
+            wrapped(raw, Some(line), &mut block);
+            count += block.len();
+            blocks.push(block);
         }
-        if line == 0 && filled.len() + rows.len() < height {
-            let mut top = Vec::new();
-            description(&mut top);
-            top.append(&mut filled);
-            filled = top;
+        if line == 0 && count < height {
+            let mut block = Vec::new();
+            description(&mut block);
+            blocks.push(block);
         }
+        let mut filled: Vec<Row> = blocks.into_iter().rev().flatten().collect();
         let cut = (filled.len() + rows.len()).saturating_sub(height).min(filled.len());
         mid_line = cut > 0 && filled.get(cut).is_some_and(|(line, _)| *line == filled[cut - 1].0);
         filled.drain(..cut);
