@@ -331,3 +331,26 @@ fn far_into_a_long_preview_the_pane_shows_the_right_lines() {
     let end = draw(&raw, FormSource::Tool, &"pageDown\n".repeat(400), 100, 20);
     assert!(end.contains("line 3000") && !end.contains("more below"), "{end}");
 }
+
+/// Fifteen lines typed into an editor on a 60×16 terminal, where far fewer rows are free.
+fn tall_editor_script(open: &str) -> String {
+    let lines: String = (1..=14).map(|i| format!("type \"row {i:02}\"\nalt+enter\n")).collect();
+    format!("{open}\n{lines}type \"last\"")
+}
+
+/// An editor taller than the rows it has scrolls to its cursor: the line being typed on shows
+/// (before, the editor was drawn from its top and the cursor fell below the pane, so typing was
+/// blind). The question note's editor keeps the prompt's first line above it; moving the cursor
+/// back to the first line scrolls back up.
+#[rstest]
+#[case::answer_editor("4", "Type your own")]
+#[case::question_note("shift+n", "Question note:")]
+fn a_tall_editor_scrolls_to_the_line_being_typed(#[case] open: &str, #[case] top_label: &str) {
+    let typed = tall_editor_script(open);
+    let end = draw(&form(), FormSource::Tool, &typed, 60, 16);
+    assert!(end.contains("last") && end.contains("row 14"), "{end}");
+    assert!(!end.contains("row 01") && !end.contains(top_label), "{end}");
+    assert!(end.contains("Which language should"), "the prompt's first line stays:\n{end}");
+    let back = draw(&form(), FormSource::Tool, &format!("{typed}\n{}", "up\n".repeat(14)), 60, 16);
+    assert!(back.contains("row 01") && back.contains(top_label) && !back.contains("last"), "{back}");
+}

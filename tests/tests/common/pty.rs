@@ -158,6 +158,12 @@ impl Pty {
         }
     }
 
+    /// Where the terminal's cursor is, (row, column), and whether it shows.
+    pub fn cursor(&self) -> ((u16, u16), bool) {
+        let p = self.parser.lock().unwrap();
+        (p.screen().cursor_position(), !p.screen().hide_cursor())
+    }
+
     /// Terminal modes as the emulator sees them: (alternate screen, bracketed paste, cursor hidden).
     pub fn modes(&self) -> (bool, bool, bool) {
         let p = self.parser.lock().unwrap();

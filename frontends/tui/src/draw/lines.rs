@@ -119,9 +119,17 @@ impl Lines {
     }
 
     /// The first line to show so that the focus row (and the cursor) fit in `height` lines.
+    /// An editor taller than `height` gives way to its cursor: the line being typed on always
+    /// shows, even when the focus row's first line then cannot.
     pub fn scroll_for(&self, height: usize) -> usize {
-        let Some((start, end)) = self.focus else { return 0 };
-        let end = self.cursor.map_or(end, |(l, _)| end.max(l));
-        if end < height { 0 } else { (end + 1 - height).min(start) }
+        let cursor = self.cursor.map(|(l, _)| l);
+        let top = self.focus.map_or(0, |(start, end)| {
+            let end = cursor.map_or(end, |l| end.max(l));
+            if end < height { 0 } else { (end + 1 - height).min(start) }
+        });
+        match cursor {
+            Some(l) if l >= top + height.max(1) => l + 1 - height.max(1),
+            _ => top,
+        }
     }
 }

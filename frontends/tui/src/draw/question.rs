@@ -20,7 +20,7 @@ use crate::text::{sanitize, shown, wrap};
 /// Returns the line to record when the preview's scroll position lay past its last page.
 pub fn render(frame: &mut Frame, areas: &QuestionAreas, q: &QuestionView) -> Option<usize> {
     let mut recorded = None;
-    draw_lines(frame, areas.head, head_lines(q, areas.head.width as usize));
+    draw_head(frame, areas.head, head_lines(q, areas.head.width as usize));
     let preview = q.preview.as_ref();
     let (list_area, preview_area) = (areas.list, areas.preview);
     let list = question_lines(q, list_area.width as usize, list_area.height as usize, areas.descriptions);
@@ -150,9 +150,26 @@ fn preview_window(
     (rows, position, (scroll > recorded && !fits).then_some(recorded))
 }
 
+/// Draws a question's head. A question-note editor taller than the head scrolls to its cursor
+/// under the prompt's first line, which stays (issue 12.24: it is never dropped).
+fn draw_head(frame: &mut Frame, area: Rect, lines: Lines) {
+    let height = area.height as usize;
+    if height < 2 || lines.scroll_for(height) == 0 {
+        return draw_lines(frame, area, lines);
+    }
+    super::put_lines(frame, Rect { height: 1, ..area }, &lines.lines[..1]);
+    let top = lines.scroll_for(height - 1).max(1);
+    draw_lines_from(frame, Rect { y: area.y + 1, height: area.height - 1, ..area }, lines, top);
+}
+
 /// Draws lines scrolled so the focus row and the cursor are visible; places the cursor.
 pub fn draw_lines(frame: &mut Frame, area: Rect, lines: Lines) {
     let top = lines.scroll_for(area.height as usize);
+    draw_lines_from(frame, area, lines, top);
+}
+
+/// Draws lines from line `top` on; places the cursor when it is among them.
+fn draw_lines_from(frame: &mut Frame, area: Rect, lines: Lines, top: usize) {
     if let Some((l, c)) = lines.cursor
         && l >= top
         && l < top + area.height as usize
