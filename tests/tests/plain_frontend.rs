@@ -22,7 +22,7 @@ fn answer(pty: &mut Pty, line: &str, then: &str) {
 }
 
 const TRANSCRIPT: &str = "\
-Commands: a number chooses an option (numbers like 1,3 on a choose-any question); t and text gives your own answer; n, a number and text notes an option; N and text notes the question; s skips, b goes back, r goes to the review, q cancels, h repeats this.
+Commands: a number chooses an option (numbers like 1,3 on a choose-any question); t and text gives your own answer; n, a number and text notes an option; N and text notes the question; p and a number reads a whole preview; s skips, b goes back, r goes to the review, q cancels, h repeats this.
 Question 1 of 2, Database, choose one: Which database?
 1. Postgres
 2. SQLite

@@ -12,10 +12,42 @@ pub fn inert(text: &str) -> String {
     t.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
+/// Preview lines said with the question; `p` and the number says the rest.
+const PREVIEW_LINES: usize = 10;
+
+/// Option `n`'s preview, a line for each of its lines (code and config keep their shape when
+/// spoken line by line), at most `most` of them and then how many more there are.
+fn preview(lines: &mut Vec<String>, n: usize, text: &str, most: usize) {
+    let total = text.split('\n').count();
+    lines.push(format!("   Preview of {n}, {total} {}:", if total == 1 { "line" } else { "lines" }));
+    lines.extend(text.split('\n').take(most).map(|l| format!("     {}", inert(l))));
+    if total > most {
+        lines.push(format!("   {} more lines of preview {n}: p {n} reads it all.", total - most));
+    }
+}
+
+/// The whole preview of option `n` of the question showing (the `p` command).
+pub fn whole_preview(state: &FlowState, n: usize) -> Result<Vec<String>, String> {
+    let Some((q, _)) = state.current().filter(|_| !state.on_review()) else {
+        return Err("Previews are on the questions: b goes back.".to_owned());
+    };
+    let Some(text) = q
+        .options
+        .get(n.wrapping_sub(1))
+        .filter(|_| n <= q.declared_rows())
+        .and_then(|o| o.preview.as_deref())
+    else {
+        return Err(format!("Option {n} has no preview."));
+    };
+    let mut lines = Vec::new();
+    preview(&mut lines, n, text, usize::MAX);
+    Ok(lines)
+}
+
 /// The commands, said once at the start and on `h`.
 pub const HELP: &str = "Commands: a number chooses an option (numbers like 1,3 on a choose-any question); \
 t and text gives your own answer; n, a number and text notes an option; N and text notes the question; \
-s skips, b goes back, r goes to the review, q cancels, h repeats this.";
+p and a number reads a whole preview; s skips, b goes back, r goes to the review, q cancels, h repeats this.";
 
 /// The lines that show where the form is now: the active question with its options, or the
 /// review; or how it ended.
@@ -56,7 +88,7 @@ pub fn screen(state: &FlowState) -> Vec<String> {
         }
         lines.push(line);
         if let Some(p) = &o.preview {
-            lines.push(format!("   Preview of {}: {}", i + 1, inert(p)));
+            preview(&mut lines, i + 1, p, PREVIEW_LINES);
         }
     }
     let own = if qs.custom_text().is_empty() {

@@ -26,6 +26,8 @@ pub enum Command {
     Cancel,
     /// `h` or `?`: the commands.
     Help,
+    /// `p 2`: option 2's whole preview, read out (changes nothing).
+    Preview(usize),
 }
 
 /// Parses a line; `Err` says in words what is wrong.
@@ -42,6 +44,9 @@ pub fn parse(line: &str) -> Result<Command, String> {
         "t" if !rest.is_empty() => Ok(Command::Own(rest.to_owned())),
         "t" => Err("t needs your answer after it: t, a space and your text.".to_owned()),
         "N" => Ok(Command::QuestionNote(rest.to_owned())),
+        "p" => {
+            rest.parse().map(Command::Preview).map_err(|_| "p needs an option number, as in p 2.".to_owned())
+        }
         "n" => {
             let (number, text) = rest.split_once(char::is_whitespace).unwrap_or((rest, ""));
             let n =
@@ -90,7 +95,7 @@ pub fn events(command: &Command, state: &FlowState) -> Result<Vec<Event>, String
             }
             Command::Back => Ok(vec![Event::key(KeyPress::new(KeyCode::Tab, Modifiers::SHIFT))]),
             Command::Cancel => Ok(vec![Event::key(km.cancel)]),
-            Command::Help => Ok(out),
+            Command::Help | Command::Preview(_) => Ok(out),
             _ => Err("On the review: 1 submit, 2 elaborate, 3 cancel, b back.".into()),
         };
     }
@@ -168,7 +173,7 @@ pub fn events(command: &Command, state: &FlowState) -> Result<Vec<Event>, String
             out.extend((0..tabs).map(|_| key(KeyCode::Tab)));
         }
         Command::Cancel => out.push(Event::key(km.cancel)),
-        Command::Help => {}
+        Command::Help | Command::Preview(_) => {}
     }
     Ok(out)
 }

@@ -80,19 +80,10 @@ pub fn run(
         if line.trim().is_empty() {
             continue;
         }
-        let said = match commands::parse(&line).and_then(|c| {
-            if c == commands::Command::Help {
-                return Ok(None);
-            }
-            commands::events(&c, flow.state()).map(Some)
-        }) {
+        let said = match commands::parse(&line).and_then(|c| reply(&c, flow.state())) {
             Err(why) => vec![why],
-            Ok(None) => {
-                let mut help = vec![announce::HELP.to_owned()];
-                help.extend(announce::screen(flow.state()));
-                help
-            }
-            Ok(Some(events)) => {
+            Ok(Reply::Read(lines)) => lines,
+            Ok(Reply::Events(events)) => {
                 let before = flow.state().clone();
                 for event in events {
                     flow.push(event).map_err(io::Error::other)?;
@@ -109,4 +100,22 @@ pub fn run(
         }
     }
     Ok(Ended::Completed)
+}
+
+/// What a command gets: lines read out (help, a whole preview), or the events it makes.
+enum Reply {
+    Read(Vec<String>),
+    Events(Vec<Event>),
+}
+
+fn reply(command: &commands::Command, state: &FlowState) -> Result<Reply, String> {
+    match command {
+        commands::Command::Help => {
+            let mut help = vec![announce::HELP.to_owned()];
+            help.extend(announce::screen(state));
+            Ok(Reply::Read(help))
+        }
+        commands::Command::Preview(n) => announce::whole_preview(state, *n).map(Reply::Read),
+        c => commands::events(c, state).map(Reply::Events),
+    }
 }

@@ -3,40 +3,11 @@
 //! lines, the terminal side through the keys of a `--script`.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-use ask_engine::{Event, FlowState, parse_script};
-use ask_plain::{Ended, Flow, run};
-use ask_schema::{FormSource, validate};
+mod common;
+
+use ask_engine::parse_script;
+use common::{opened, plain};
 use rstest::rstest;
-
-struct Memory(FlowState);
-
-impl Flow for Memory {
-    fn state(&self) -> &FlowState {
-        &self.0
-    }
-    fn push(&mut self, event: Event) -> Result<(), String> {
-        self.0.apply(&event);
-        Ok(())
-    }
-}
-
-fn opened(example: &str) -> FlowState {
-    let text =
-        std::fs::read_to_string(format!("{}/../../examples/{example}", env!("CARGO_MANIFEST_DIR"))).unwrap();
-    let form = validate(&serde_json::from_str(&text).unwrap(), FormSource::Tool).unwrap();
-    let mut state = FlowState::default();
-    state.apply(&Event::opened(form));
-    state
-}
-
-/// The plain frontend answering with `lines`; returns the result and what it said.
-pub fn plain(example: &str, lines: &[&str]) -> (serde_json::Value, String) {
-    let mut flow = Memory(opened(example));
-    let mut said = Vec::new();
-    let input = std::io::Cursor::new(lines.join("\n").into_bytes());
-    assert_eq!(run(input, &mut said, &mut flow, None).unwrap(), Ended::Completed);
-    (serde_json::to_value(flow.0.result().unwrap()).unwrap(), String::from_utf8(said).unwrap())
-}
 
 fn terminal(example: &str, script: &str) -> serde_json::Value {
     let mut state = opened(example);
