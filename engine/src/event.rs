@@ -124,6 +124,13 @@ pub enum Event {
         /// The text line (0-based) the scroll position moves back to.
         line: usize,
     },
+    /// An open editor was drawn wrapping its text at a width other than the one last recorded.
+    /// Only the frontend knows how wide the editor is (the question's layout decides it); from
+    /// here on Up and Down in an editor move by the rows drawn at this width.
+    EditorWrapped {
+        /// The editor's width in cells.
+        width: u16,
+    },
 }
 
 /// An end of the review summary.

@@ -48,7 +48,8 @@
 
 #![warn(missing_docs)]
 
-mod editor;
+pub mod cells;
+pub mod editor;
 mod event;
 mod fold;
 mod key;

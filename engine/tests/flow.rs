@@ -4,7 +4,7 @@
 
 mod common;
 
-use ask_engine::{EditorTarget, ExitAction, Outcome, ReviewAction, Settings};
+use ask_engine::{EditorTarget, Event, ExitAction, Outcome, ReviewAction, Settings};
 use common::*;
 use rstest::rstest;
 
@@ -106,6 +106,34 @@ fn d28_opening_an_editor_prefills_saved_text_with_cursor_at_end() {
     let s = go("shift+n; type \"abc\"; enter; shift+n", Settings::default());
     let e = s.editor().expect("note editor");
     assert_eq!((e.buffer.text(), e.buffer.cursor()), ("abc", 3));
+}
+
+/// D28: long text wraps inside the editor, so Up and Down move by the rows it wraps into once
+/// a frame has recorded the editor's width (`EditorWrapped`); before any frame (a headless
+/// script) they move by the text's lines. Either way the first (last) row goes to the start
+/// (end).
+#[rstest]
+#[case::drawn_rows_up(Some(10), "up", 15)]
+#[case::drawn_rows_up_twice(Some(10), "up; up", 5)]
+#[case::drawn_rows_past_the_top(Some(10), "up; up; up", 0)]
+#[case::drawn_rows_down_from_the_start(Some(10), "up; up; up; down", 10)]
+#[case::text_lines_without_a_frame(None, "up", 0)]
+fn d28_up_and_down_move_by_the_rows_the_editor_was_drawn_in(
+    #[case] width: Option<u16>,
+    #[case] keys: &str,
+    #[case] cursor: usize,
+) {
+    // "the quick " / "brown fox " / "jumps" at 10 cells; one line of text.
+    let mut s = go("shift+n; type \"the quick brown fox jumps\"", Settings::default());
+    if let Some(width) = width {
+        s.apply(&Event::EditorWrapped { width });
+    }
+    for step in ask_engine::parse_script(&script(keys)).unwrap() {
+        for e in step.events(s.settings()).unwrap() {
+            s.apply(&e);
+        }
+    }
+    assert_eq!(s.editor().expect("still editing").buffer.cursor(), cursor);
 }
 
 #[test]

@@ -87,6 +87,7 @@ fn event() -> impl Strategy<Value = Event> {
         1 => Just(Event::FlowResumed),
         1 => prop::sample::select(vec![SummaryEdge::Top, SummaryEdge::End]).prop_map(|edge| Event::SummaryClamped { edge }),
         1 => (0..40usize).prop_map(|line| Event::PreviewClamped { line }),
+        1 => (0..120u16).prop_map(|width| Event::EditorWrapped { width }),
         1 => (any::<bool>(), any::<bool>(), any::<bool>()).prop_map(|(a, b, c)| {
             let mut settings = Settings::default();
             settings.behaviour.auto_submit_when_answered_without_notes = a;

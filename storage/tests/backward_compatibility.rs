@@ -147,9 +147,34 @@ fn version_4_is_written_only_for_the_events_it_adds(#[case] event: Event, #[case
     );
 }
 
+/// Version 5 adds `EditorWrapped` (an editor drawn at a width the flow had not recorded): only
+/// it is written as version 5, clamps stay version 4 and everything else version 3, so a build
+/// that reads version 4 reads every flow in which no editor was drawn. Version-5 lines of older
+/// kinds read as those kinds.
+#[test]
+fn version_5_is_written_only_for_the_event_it_adds() {
+    let wrapped = Event::EditorWrapped { width: 71 };
+    let line = r#"{"type":"EditorWrapped","width":71,"v":5}"#;
+    assert_eq!(String::from_utf8(encode(&wrapped).unwrap()).unwrap(), line);
+    assert_eq!(decode(line.as_bytes()).unwrap(), wrapped);
+    let clamp = Event::PreviewClamped { line: 3 };
+    assert!(String::from_utf8(encode(&clamp).unwrap()).unwrap().ends_with(r#","v":4}"#));
+    assert_eq!(decode(br#"{"type":"PreviewClamped","line":3,"v":5}"#).unwrap(), clamp);
+    let key = Event::key(ask_engine::KeyPress::parse("up").unwrap());
+    assert_eq!(decode(br#"{"type":"KeyPressed","key":"up","v":5}"#).unwrap(), key);
+    for bad in [
+        r#"{"type":"EditorWrapped","width":70000,"v":5}"#,
+        r#"{"type":"EditorWrapped","width":-1,"v":5}"#,
+        r#"{"type":"EditorWrapped","v":5}"#,
+        r#"{"type":"EditorWrapped","width":71,"v":4}"#,
+    ] {
+        assert!(matches!(decode(bad.as_bytes()), Err(DecodeError::Malformed(_))), "{bad}");
+    }
+}
+
 #[rstest]
 #[case::newer(br#"{"v":99,"type":"KeyPressed","key":"down"}"#.as_slice(), DecodeError::Newer(99))]
-#[case::next(br#"{"v":5,"type":"KeyPressed","key":"down"}"#.as_slice(), DecodeError::Newer(5))]
+#[case::next(br#"{"v":6,"type":"KeyPressed","key":"down"}"#.as_slice(), DecodeError::Newer(6))]
 fn newer_event_versions_are_refused_by_name(#[case] line: &[u8], #[case] expected: DecodeError) {
     let err = decode(line).unwrap_err();
     assert_eq!(err, expected);

@@ -13,6 +13,7 @@ fn jsonish() -> impl Strategy<Value = Vec<u8>> {
         Just(br#"{"type":"KeyPressed","key":"down","v":3}"#.to_vec()),
         Just(br#"{"type":"SummaryClamped","edge":"end","v":4}"#.to_vec()),
         Just(br#"{"type":"PreviewClamped","line":7,"v":4}"#.to_vec()),
+        Just(br#"{"type":"EditorWrapped","width":7,"v":5}"#.to_vec()),
         Just(br#"{"type":"SettingsChanged","settings":{"behaviour":{},"keymaps":{"cancel":"esc","dismiss":"ctrl+c","toggle":"space","confirm":"enter","optionNote":"n","questionNote":"shift+n"}},"v":1}"#.to_vec()),
         Just(br#"{"format":"ask-user-log","version":1,"flowId":"f"}"#.to_vec()),
         Just(b"\n".to_vec()),

@@ -89,30 +89,3 @@ fn a_wrapped_preview_pages_to_its_end_and_back_at_once() {
     let log = sb.run(&["log", "show", &id]).stdout;
     assert!(log.contains("preview drawn at its last page: scrolled back to line"), "{log}");
 }
-
-/// Fifteen lines typed into the answer editor of a 60×16 terminal: the terminal's cursor shows
-/// on the last of them, at its end, and the text typed there is on screen (before, the editor
-/// was drawn from its top and the cursor hidden below it).
-#[test]
-fn the_cursor_of_a_tall_editor_stays_on_screen() {
-    let sb = Sandbox::new();
-    let example = concat!(env!("CARGO_MANIFEST_DIR"), "/../examples/project-setup.json");
-    let script = format!("exec '{}' ask '{example}' > out.json", bin().display());
-    let mut pty = Pty::spawn(&sb, &script, 60, 16);
-    pty.wait_for("Which language");
-    pty.send("4");
-    pty.send("\r");
-    for i in 1..=14 {
-        pty.send(&format!("row {i:02}\x1b\r")); // Alt+Enter: a newline
-    }
-    pty.send("last");
-    let screen = pty.wait_for("last");
-    let ((row, col), shown) = pty.cursor();
-    assert!(shown, "the cursor shows:\n{screen}");
-    let line = screen.lines().nth(row as usize).unwrap_or_default();
-    assert_eq!(line.trim_end(), "     last", "the cursor is on the line being typed:\n{screen}");
-    assert_eq!(col, 9, "at its end");
-    pty.send(CTRL_C);
-    pty.send(CTRL_C);
-    assert_eq!(pty.wait_exit(), 1);
-}

@@ -34,7 +34,7 @@ impl FlowState {
             return self.leave_blank_editor(nav);
         }
         if let Some(editor) = self.editor.as_mut() {
-            edit(&mut editor.buffer, key);
+            edit(&mut editor.buffer, key, self.editor_width.map(usize::from));
         }
         self.after_edit(fx);
     }
@@ -82,8 +82,9 @@ impl FlowState {
     }
 }
 
-/// Applies an editing key to the buffer; keys that mean nothing here are ignored.
-fn edit(buffer: &mut crate::editor::TextBuffer, key: KeyPress) {
+/// Applies an editing key to the buffer; keys that mean nothing here are ignored. Up and Down
+/// move by the rows the editor was drawn in, `wrap` cells wide, when a frame has said so.
+fn edit(buffer: &mut crate::editor::TextBuffer, key: KeyPress, wrap: Option<usize>) {
     if let Some(c) = key.typed_char() {
         return buffer.insert_char(c);
     }
@@ -98,8 +99,8 @@ fn edit(buffer: &mut crate::editor::TextBuffer, key: KeyPress) {
         (KeyCode::Right, true) => buffer.right(),
         (KeyCode::Left, _) if alt || ctrl => buffer.word_left(),
         (KeyCode::Right, _) if alt || ctrl => buffer.word_right(),
-        (KeyCode::Up, true) => buffer.vertical(true),
-        (KeyCode::Down, true) => buffer.vertical(false),
+        (KeyCode::Up, true) => buffer.vertical(true, wrap),
+        (KeyCode::Down, true) => buffer.vertical(false, wrap),
         (KeyCode::Home, true) => buffer.home(),
         (KeyCode::End, true) => buffer.end(),
         (KeyCode::Char('a'), _) if ctrl => buffer.home(),

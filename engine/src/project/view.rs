@@ -65,6 +65,9 @@ pub struct EditorView {
     pub completions: Vec<String>,
     /// The highlighted offered path.
     pub selected: usize,
+    /// The width the state last heard editors are drawn at: a frame drawing this editor at
+    /// another width records its own ([`crate::Event::EditorWrapped`]).
+    pub recorded_width: Option<u16>,
 }
 
 /// A question tab.
@@ -196,7 +199,13 @@ fn editor_view(state: &FlowState, target: EditorTarget) -> Option<EditorView> {
     let e = state.editor.as_ref().filter(|e| e.target == target)?;
     let (completions, selected) =
         state.completion.as_ref().map_or((Vec::new(), 0), |c| (c.items.clone(), c.selected));
-    Some(EditorView { text: e.buffer.text().to_owned(), cursor: e.buffer.cursor(), completions, selected })
+    Some(EditorView {
+        text: e.buffer.text().to_owned(),
+        cursor: e.buffer.cursor(),
+        completions,
+        selected,
+        recorded_width: state.editor_width,
+    })
 }
 
 /// The most characters of one text (a label, a prompt, a note, an answer) a view carries: 64 full

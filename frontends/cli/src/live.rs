@@ -166,13 +166,14 @@ pub(crate) fn interactive(
     finish(session.state(), session.id(), report)
 }
 
-/// Commits and applies the event a frame asked to record (the review summary or a preview drawn
-/// clamped to its end). The frame already shows the state it leads to, so nothing is drawn
-/// again; it is rare (a page key past an end), so it gets a commit of its own rather than
-/// waiting to ride with the next key.
-fn record_drawn(session: &mut DurableFlow, drawn: Option<Event>) -> anyhow::Result<()> {
-    if let Some(event) = drawn {
-        session.push(event)?;
+/// Commits and applies the events a frame asked to record (the review summary or a preview
+/// drawn clamped to its end, an editor drawn at a new width). The frame already shows the
+/// state they lead to, so nothing is drawn again; they are rare (a page key past an end, an
+/// editor's first frame at a width), so they get a commit of their own rather than waiting to
+/// ride with the next key, which must already find them applied.
+fn record_drawn(session: &mut DurableFlow, drawn: Vec<Event>) -> anyhow::Result<()> {
+    if !drawn.is_empty() {
+        session.push_all(&drawn)?;
     }
     Ok(())
 }

@@ -19,10 +19,10 @@ use tuirealm::state::State;
 use crate::draw;
 use crate::layout::Areas;
 
-/// The event a frame asks the flow to record, if any: a fact only the drawing knows (where a
-/// clamped scroll position ended up), logged so that replay reaches the same state without
-/// drawing.
-pub type Recorded = Option<ask_engine::Event>;
+/// The events a frame asks the flow to record, usually none: facts only the drawing knows
+/// (where a clamped scroll position ended up, how wide an editor is), logged so that replay
+/// reaches the same state without drawing.
+pub type Recorded = Vec<ask_engine::Event>;
 
 /// What a region draws, given the view model and the screen's layout.
 pub trait Region {
@@ -47,31 +47,28 @@ pub struct Settings;
 impl Region for Header {
     fn draw(frame: &mut Frame, area: Rect, view: &ViewModel, _: &Areas, _: Option<&str>) -> Recorded {
         draw::header::render(frame, area, view);
-        None
+        Vec::new()
     }
 }
 
 impl Region for Main {
     fn draw(frame: &mut Frame, area: Rect, view: &ViewModel, areas: &Areas, _: Option<&str>) -> Recorded {
         match (&view.body, &areas.question) {
-            (Body::Question(q), Some(parts)) => {
-                let line = draw::question::render(frame, parts, q)?;
-                return Some(ask_engine::Event::PreviewClamped { line });
-            }
+            (Body::Question(q), Some(parts)) => return draw::question::render(frame, parts, q),
             (Body::Question(_), None) => {}
             (Body::Review(r), _) => {
-                let edge = draw::review::render(frame, area, r)?;
-                return Some(ask_engine::Event::SummaryClamped { edge });
+                let edge = draw::review::render(frame, area, r);
+                return edge.map(|edge| ask_engine::Event::SummaryClamped { edge }).into_iter().collect();
             }
         }
-        None
+        Vec::new()
     }
 }
 
 impl Region for Footer {
     fn draw(frame: &mut Frame, area: Rect, view: &ViewModel, _: &Areas, _: Option<&str>) -> Recorded {
         draw::footer::render(frame, area, draw::footer::lines(view, area.width as usize));
-        None
+        Vec::new()
     }
 }
 
@@ -86,7 +83,7 @@ impl Region for Settings {
         if let Some(o) = &view.overlay {
             draw::overlay::render(frame, area, o, config_path);
         }
-        None
+        Vec::new()
     }
 }
 
@@ -102,7 +99,13 @@ pub struct Pane<R> {
 
 impl<R> Default for Pane<R> {
     fn default() -> Self {
-        Pane { view: None, areas: Areas::default(), drawn: None, config_path: None, region: PhantomData }
+        Pane {
+            view: None,
+            areas: Areas::default(),
+            drawn: Vec::new(),
+            config_path: None,
+            region: PhantomData,
+        }
     }
 }
 
@@ -113,7 +116,7 @@ impl<R: Region> Component for Pane<R> {
     fn view(&mut self, frame: &mut Frame, area: Rect) {
         self.drawn = match &self.view {
             Some(view) => R::draw(frame, area, view, &self.areas, self.config_path.as_deref()),
-            None => None,
+            None => Vec::new(),
         };
     }
 
@@ -135,10 +138,7 @@ impl<R: Region> Component for Pane<R> {
     }
 
     fn state(&self) -> State {
-        match &self.drawn {
-            Some(drawn) => State::Any(drawn.clone().to_any_prop()),
-            None => State::None,
-        }
+        if self.drawn.is_empty() { State::None } else { State::Any(self.drawn.clone().to_any_prop()) }
     }
 
     fn perform(&mut self, _cmd: Cmd) -> CmdResult {

@@ -42,10 +42,10 @@ impl MemoryTerminal {
         self.terminal.current_buffer_mut()
     }
 
-    /// Draws `view` into the in-memory frame buffer; returns the event the frame asks the flow
+    /// Draws `view` into the in-memory frame buffer; returns the events the frame asks the flow
     /// to record, as a live terminal's draw does. Nothing is written to a device, so the
     /// terminal's diff-and-flush step (which only saves bytes on a real terminal) is skipped.
-    pub fn render(&mut self, view: &Arc<ViewModel>) -> Option<ask_engine::Event> {
+    pub fn render(&mut self, view: &Arc<ViewModel>) -> Vec<ask_engine::Event> {
         self.terminal.current_buffer_mut().reset();
         let mut frame = self.terminal.get_frame();
         self.screen.draw(&mut frame, view)

@@ -57,11 +57,11 @@ impl Screen {
     /// Draws the whole screen for `view`; returns the event this frame asks the flow to record
     /// (the review summary or a preview drawn clamped to its end), which the runtime commits
     /// and applies like any other.
-    pub fn draw(&mut self, frame: &mut Frame, view: &Arc<ViewModel>) -> Option<ask_engine::Event> {
+    pub fn draw(&mut self, frame: &mut Frame, view: &Arc<ViewModel>) -> Vec<ask_engine::Event> {
         let area = frame.area();
         if area.width < MIN_WIDTH || area.height < MIN_HEIGHT {
             draw::too_small(frame, area);
-            return None;
+            return Vec::new();
         }
         let areas = if view.settings_only { Areas::default() } else { layout(area, view) };
         for id in IDS {
@@ -70,15 +70,17 @@ impl Screen {
         }
         if view.settings_only {
             self.app.view(&Id::Settings, frame, area);
-            return None;
+            return Vec::new();
         }
         self.app.view(&Id::Header, frame, areas.header);
         self.app.view(&Id::Main, frame, areas.body);
         self.app.view(&Id::Footer, frame, areas.footer);
         self.app.view(&Id::Settings, frame, area);
         match self.app.state(&Id::Main) {
-            Ok(State::Any(drawn)) => drawn.as_any().downcast_ref::<ask_engine::Event>().cloned(),
-            _ => None,
+            Ok(State::Any(drawn)) => {
+                drawn.as_any().downcast_ref::<Vec<ask_engine::Event>>().cloned().unwrap_or_default()
+            }
+            _ => Vec::new(),
         }
     }
 }

@@ -146,11 +146,11 @@ impl LiveTerminal {
         terminal_size()
     }
 
-    /// Draws a frame and sends it in one write; returns the event the frame asks the flow to
+    /// Draws a frame and sends it in one write; returns the events the frame asks the flow to
     /// record ([`crate::Screen::draw`]).
-    pub fn draw(&mut self, view: &Arc<ViewModel>) -> io::Result<Option<Event>> {
+    pub fn draw(&mut self, view: &Arc<ViewModel>) -> io::Result<Vec<Event>> {
         let screen = &mut self.screen;
-        let mut drawn = None;
+        let mut drawn = Vec::new();
         self.terminal.draw(|f| drawn = screen.draw(f, view))?;
         self.terminal.backend_mut().writer_mut().send()?;
         Ok(drawn)

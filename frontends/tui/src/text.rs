@@ -1,38 +1,10 @@
 //! Text made safe and laid out for cells: payload text never reaches the terminal raw.
 
-use std::borrow::Cow;
 use std::hash::BuildHasher;
 use std::rc::Rc;
 
+pub use ask_engine::cells::{sanitize, width};
 use unicode_segmentation::UnicodeSegmentation;
-use unicode_width::UnicodeWidthStr;
-
-/// Shows control characters inert: C0 controls as their Unicode control pictures (`␛`), DEL as
-/// `␡`, C1 controls as `�`, a tab as four spaces. `\n` is kept only when `keep_newlines`.
-pub fn sanitize(s: &str, keep_newlines: bool) -> Cow<'_, str> {
-    // Printable ASCII is the common case: a byte scan (no early exit, so it vectorizes) finds
-    // it without decoding up to 64 Ki characters per text per frame.
-    let printable = |b: u8| (0x20..0x7f).contains(&b) || (keep_newlines && b == b'\n');
-    if s.bytes().fold(true, |all, b| all & printable(b)) {
-        return Cow::Borrowed(s);
-    }
-    let clean = |c: char| !c.is_control() || (keep_newlines && c == '\n');
-    if s.chars().all(clean) {
-        return Cow::Borrowed(s);
-    }
-    let mut out = String::with_capacity(s.len() + 8);
-    for c in s.chars() {
-        match c {
-            '\n' if keep_newlines => out.push('\n'),
-            '\t' => out.push_str("    "),
-            c if (c as u32) < 0x20 => out.push(char::from_u32(0x2400 + c as u32).unwrap_or('�')),
-            '\u{7f}' => out.push('␡'),
-            c if c.is_control() => out.push('�'),
-            c => out.push(c),
-        }
-    }
-    Cow::Owned(out)
-}
 
 /// The start of `s` that can reach the screen in `lines` lines of `max` cells: a character
 /// takes at least one cell (or ends a line), so later ones are never drawn. Laying out only
@@ -43,11 +15,6 @@ pub fn shown(s: &str, max: usize, lines: usize) -> &str {
 
 /// No drawn area is taller than this many rows ([`crate::MAX_DRAWN`]).
 pub const MAX_LINES: usize = crate::MAX_DRAWN as usize;
-
-/// Display width in terminal cells.
-pub fn width(s: &str) -> usize {
-    if s.is_ascii() { s.len() } else { UnicodeWidthStr::width(s) }
-}
 
 /// Wraps text to `max` cells per line: at spaces where possible, inside long words by grapheme.
 /// Explicit newlines start new lines. Always returns at least one line.
@@ -179,13 +146,6 @@ mod tests {
     use super::*;
 
     #[test]
-    fn escape_sequences_are_shown_inert() {
-        assert_eq!(sanitize("a\u{1b}[31mred\u{7}", false), "a␛[31mred␇");
-        assert_eq!(sanitize("x\ny\tz\u{9b}", true), "x\ny    z�");
-        assert_eq!(sanitize("x\ny", false), "x␊y");
-    }
-
-    #[test]
     fn only_text_that_can_reach_the_screen_is_laid_out() {
         let huge = "x".repeat(10_000_000);
         let cut = shown(&huge, 70, MAX_LINES);
@@ -233,19 +193,6 @@ mod tests {
         let key = (WRAP_HASH.with(|h| h.hash_one(b)), b.len(), 9, 9);
         WRAPPED.with_borrow_mut(|c| c.insert(key, (a.into(), Rc::from(["wrong".to_owned()]))));
         assert_eq!(*wrap(b, 9), ["lorem", "ipsum", "dolor sit"]);
-    }
-
-    #[rstest::rstest]
-    #[case::printable_ascii("plain text", false, "plain text")]
-    #[case::newline_dropped_unless_kept("a\nb", false, "a␊b")]
-    #[case::newline_kept("a\nb", true, "a\nb")]
-    #[case::escape("\u{1b}[2J", true, "␛[2J")]
-    #[case::delete("a\u{7f}", false, "a␡")]
-    #[case::tab("a\tb", false, "a    b")]
-    #[case::c1_control("a\u{9b}b", false, "a�b")]
-    #[case::non_ascii_printable("héllo 世界", false, "héllo 世界")]
-    fn sanitize_shows_control_characters_inert(#[case] text: &str, #[case] keep: bool, #[case] shown: &str) {
-        assert_eq!(sanitize(text, keep), shown);
     }
 
     #[test]

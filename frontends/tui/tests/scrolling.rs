@@ -3,12 +3,9 @@
 //! with the frames driven as the live terminal draws them where a frame records where it drew.
 #![allow(clippy::unwrap_used, clippy::expect_used)] // tests fail loudly by design
 
-use std::sync::Arc;
-
 mod common;
 
 use ask_schema::FormSource;
-use ask_tui::MemoryTerminal;
 use common::{draw, form};
 use rstest::rstest;
 use serde_json::{Value, json};
@@ -75,40 +72,6 @@ fn long_answers() -> Value {
     serde_json::from_str(include_str!("../../../tests/fixtures/payloads/long-answers.json")).unwrap()
 }
 
-/// The frames a person sees, one per script line, drawn as the live terminal draws them: each
-/// key is applied, the frame drawn, and the event the frame asks to record applied before the
-/// next key (the runtime commits it first). Returns the frames and how many such events there
-/// were.
-fn drive_live(raw: &Value, script: &str, width: u16, height: u16) -> (Vec<String>, usize) {
-    let mut state = common::opened(raw, FormSource::Tool, width, height, vec![]);
-    let mut term = MemoryTerminal::new(width, height, None);
-    let (mut frames, mut recorded) = (Vec::new(), 0);
-    for line in script.lines() {
-        common::press(&mut state, line);
-        let drawn = term.render(&Arc::new(state.view()));
-        frames.push(ask_tui::buffer_text(term.buffer()));
-        if let Some(event) = drawn {
-            assert!(
-                matches!(
-                    event,
-                    ask_engine::Event::SummaryClamped { .. } | ask_engine::Event::PreviewClamped { .. }
-                ),
-                "{event:?}"
-            );
-            state.apply(&event);
-            recorded += 1;
-            let again = term.render(&Arc::new(state.view()));
-            assert_eq!(again, None, "a recorded clamp is not clamped again");
-            assert_eq!(
-                &ask_tui::buffer_text(term.buffer()),
-                frames.last().unwrap(),
-                "recording changes nothing on screen"
-            );
-        }
-    }
-    (frames, recorded)
-}
-
 /// PageDown pressed more times than the summary has pages: the frame that drew it at its end
 /// records so (`SummaryClamped`), and the first PageUp after any number of extra presses shows
 /// the page above the end — no dead presses while an overshoot nobody saw is used up.
@@ -119,14 +82,14 @@ fn paging_back_after_paging_past_the_end_moves_at_once(
 ) {
     let (width, height) = size;
     let answered = "1\n".repeat(8);
-    let (frames, _) = drive_live(&long_answers(), &format!("{answered}end"), width, height);
+    let (frames, _) = common::drive_live(&long_answers(), &format!("{answered}end"), width, height);
     let end = frames.last().unwrap().clone();
     // How many PageDowns reach the end, then `extra` more.
     let (frames, _) =
-        drive_live(&long_answers(), &format!("{answered}{}", "pageDown\n".repeat(20)), width, height);
+        common::drive_live(&long_answers(), &format!("{answered}{}", "pageDown\n".repeat(20)), width, height);
     let reach = frames[8..].iter().position(|f| *f == end).expect("PageDown reaches the end") + 1;
     let script = format!("{answered}{}pageUp", "pageDown\n".repeat(reach + extra));
-    let (frames, recorded) = drive_live(&long_answers(), &script, width, height);
+    let (frames, recorded) = common::drive_live(&long_answers(), &script, width, height);
     assert!(recorded >= 1, "reaching the end by PageDown past the drawn summary is recorded");
     let (before, after) = (&frames[frames.len() - 2], &frames[frames.len() - 1]);
     assert_eq!(before, &end, "the extra PageDowns stay at the end");
@@ -212,7 +175,8 @@ fn paging_back_after_paging_past_the_preview_end_moves_at_once(
 ) {
     let (width, height) = size;
     let raw = wrapping_preview(described);
-    let (frames, recorded) = drive_live(&raw, &format!("{}pageUp", "pageDown\n".repeat(8)), width, height);
+    let (frames, recorded) =
+        common::drive_live(&raw, &format!("{}pageUp", "pageDown\n".repeat(8)), width, height);
     assert!(recorded >= 1, "paging past the last page is recorded");
     let (end, up) = (&frames[frames.len() - 2], &frames[frames.len() - 1]);
     assert!(end.contains("end45") && !end.contains("PgDn"), "{end}");
@@ -226,7 +190,7 @@ fn paging_back_after_paging_past_the_preview_end_moves_at_once(
 #[case::summary(long_answers(), format!("{}{}", "1\n".repeat(8), "pageDown\npageDown\npageUp"))]
 #[case::preview(wrapping_preview(true), "pageDown\npageDown\npageDown\npageUp".to_owned())]
 fn page_keys_on_a_pane_that_fits_record_nothing(#[case] raw: Value, #[case] script: String) {
-    let (frames, recorded) = drive_live(&raw, &script, 200, 120);
+    let (frames, recorded) = common::drive_live(&raw, &script, 200, 120);
     assert_eq!(recorded, 0, "{}", frames.last().unwrap());
     assert!(!frames.last().unwrap().contains("PgUp"), "{}", frames.last().unwrap());
 }

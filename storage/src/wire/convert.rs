@@ -9,8 +9,9 @@ use super::DecodeError;
 use super::v1::{BehaviourV1, FormV1, KeymapsV1, OptionV1, OriginV1, QuestionV1, SizeV1};
 use super::v3::{EventV3, SettingsV3};
 use super::v4::{EdgeV4, EventV4};
+use super::v5::EventV5;
 
-pub fn to_wire(event: &Event) -> EventV4 {
+pub fn to_wire(event: &Event) -> EventV5 {
     let earlier = match event {
         Event::FlowOpened { form, settings, origin, size, notices } => EventV3::FlowOpened {
             form: form_to_wire(form),
@@ -38,14 +39,19 @@ pub fn to_wire(event: &Event) -> EventV4 {
                 SummaryEdge::Top => EdgeV4::Top,
                 SummaryEdge::End => EdgeV4::End,
             };
-            return EventV4::SummaryClamped { edge };
+            return EventV4::SummaryClamped { edge }.into();
         }
-        Event::PreviewClamped { line } => return EventV4::PreviewClamped { line: *line as u64 },
+        Event::PreviewClamped { line } => return EventV4::PreviewClamped { line: *line as u64 }.into(),
+        Event::EditorWrapped { width } => return EventV5::EditorWrapped { width: *width },
     };
-    EventV4::Earlier(earlier)
+    EventV4::Earlier(earlier).into()
 }
 
-pub fn from_wire(event: EventV4) -> Result<Event, DecodeError> {
+pub fn from_wire(event: EventV5) -> Result<Event, DecodeError> {
+    let event = match event {
+        EventV5::EditorWrapped { width } => return Ok(Event::EditorWrapped { width }),
+        EventV5::Earlier(event) => event,
+    };
     let event = match event {
         EventV4::SummaryClamped { edge: EdgeV4::Top } => {
             return Ok(Event::SummaryClamped { edge: SummaryEdge::Top });

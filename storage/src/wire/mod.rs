@@ -25,17 +25,23 @@ pub mod v1;
 pub mod v2;
 pub mod v3;
 pub mod v4;
+pub mod v5;
 
 use ask_engine::Event;
 use serde::{Deserialize, Serialize};
 
 /// The newest event encoding version this build reads and writes.
-pub const EVENT_VERSION: u32 = 4;
+pub const EVENT_VERSION: u32 = 5;
 
 /// The version every event that version 3 can hold is still written in. Each event is written
 /// in the oldest version that holds it, so an older ask-user reads every flow in which no
-/// newer kind of event happened (today: a flow in which no scroll position was clamped).
+/// newer kind of event happened: a build that reads version 3 reads a flow in which no scroll
+/// position was clamped and no editor was drawn, one that reads version 4 a flow in which no
+/// editor was drawn.
 pub(crate) const BASE_VERSION: u32 = 3;
+
+/// The version the scroll clamps (`SummaryClamped`, `PreviewClamped`) are written in.
+const CLAMP_VERSION: u32 = 4;
 
 /// The header line of an exported log file names this format.
 pub const LOG_FORMAT: &str = "ask-user-log";
@@ -84,7 +90,10 @@ pub fn encode(event: &Event) -> Result<Vec<u8>, EncodeError> {
 /// Any event through its frozen DTO (the opening event's bytes are held equal to this).
 fn encode_through_dtos(event: &Event) -> Result<Vec<u8>, EncodeError> {
     let bytes = match convert::to_wire(event) {
-        v4::EventV4::Earlier(event) => serde_json::to_vec(&Tagged { event: &event, v: BASE_VERSION }),
+        v5::EventV5::Earlier(v4::EventV4::Earlier(event)) => {
+            serde_json::to_vec(&Tagged { event: &event, v: BASE_VERSION })
+        }
+        v5::EventV5::Earlier(clamp) => serde_json::to_vec(&Tagged { event: &clamp, v: CLAMP_VERSION }),
         newer => serde_json::to_vec(&Tagged { event: &newer, v: EVENT_VERSION }),
     };
     bytes.map_err(EncodeError)
@@ -119,14 +128,15 @@ pub fn decode(bytes: &[u8]) -> Result<Event, DecodeError> {
         return convert::from_wire(event.into());
     }
     let Version { v } = serde_json::from_slice(bytes).map_err(malformed)?;
-    let wire: v4::EventV4 = match v.unwrap_or(1) {
+    let wire: v5::EventV5 = match v.unwrap_or(1) {
         1 => v3::EventV3::from(v2::EventV2::from(
             serde_json::from_slice::<v1::EventV1>(bytes).map_err(malformed)?,
         ))
         .into(),
         2 => v3::EventV3::from(serde_json::from_slice::<v2::EventV2>(bytes).map_err(malformed)?).into(),
         3 => serde_json::from_slice::<v3::EventV3>(bytes).map_err(malformed)?.into(),
-        4 => serde_json::from_slice(bytes).map_err(malformed)?,
+        4 => serde_json::from_slice::<v4::EventV4>(bytes).map_err(malformed)?.into(),
+        5 => serde_json::from_slice(bytes).map_err(malformed)?,
         0 => return Err(DecodeError::Malformed("event version 0".to_owned())),
         newer => return Err(DecodeError::Newer(newer)),
     };

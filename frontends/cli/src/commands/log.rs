@@ -91,6 +91,7 @@ fn describe(event: &Event) -> String {
         Event::PreviewClamped { line } => {
             format!("preview drawn at its last page: scrolled back to line {}", line + 1)
         }
+        Event::EditorWrapped { width } => format!("editor drawn {width} cells wide"),
     }
 }
 

@@ -13,6 +13,8 @@ pub struct Lines {
     pub focus: Option<(usize, usize)>,
     /// Where the terminal cursor goes: (line, column).
     pub cursor: Option<(usize, usize)>,
+    /// The width an open editor here was drawn at, when the flow has not recorded it yet.
+    pub editor_width: Option<u16>,
     /// How many lines are built; the rest are only counted (see [`Lines::counting_after`]).
     keep: Option<usize>,
     /// Lines counted past `keep`, not built.
@@ -92,7 +94,9 @@ impl Lines {
         max: usize,
         placeholder: &str,
     ) {
-        self.editor(&e.text, e.cursor, indent, max, placeholder);
+        let width = self.editor(&e.text, e.cursor, indent, max, placeholder);
+        let width = u16::try_from(width).unwrap_or(u16::MAX);
+        self.editor_width = (e.recorded_width != Some(width)).then_some(width);
         for (i, path) in e.completions.iter().enumerate() {
             let here = i == e.selected;
             let mark = if here { "▸ " } else { "  " };
@@ -102,20 +106,29 @@ impl Lines {
         }
     }
 
-    /// An open editor at `indent`, with the terminal cursor placed in it.
-    pub fn editor(&mut self, text: &str, cursor: usize, indent: usize, max: usize, placeholder: &str) {
+    /// An open editor at `indent`, with the terminal cursor placed in it; returns the width its
+    /// text wraps at.
+    pub fn editor(
+        &mut self,
+        text: &str,
+        cursor: usize,
+        indent: usize,
+        max: usize,
+        placeholder: &str,
+    ) -> usize {
         let pad = " ".repeat(indent);
         let avail = max.saturating_sub(indent).max(2);
         if text.is_empty() {
             self.cursor = Some((self.len(), indent));
             self.push(vec![Span::raw(pad), Span::styled(placeholder.to_owned(), crate::style::dim())]);
-            return;
+            return avail;
         }
-        let (rows, (row, col)) = super::editor::layout(text, cursor, avail);
+        let (rows, (row, col)) = ask_engine::editor::layout(text, cursor, avail);
         self.cursor = Some((self.len() + row, indent + col));
         for r in rows {
             self.push(vec![Span::raw(pad.clone()), Span::raw(r)]);
         }
+        avail
     }
 
     /// The first line to show so that the focus row (and the cursor) fit in `height` lines.

@@ -1,6 +1,5 @@
 //! Drawing the view model: one module per region of the screen.
 
-pub mod editor;
 pub mod footer;
 pub mod header;
 pub mod lines;

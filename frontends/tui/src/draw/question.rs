@@ -1,5 +1,6 @@
 //! A question tab: prompt, note, option rows, the custom row, and the preview pane.
 
+use ask_engine::Event;
 use ask_engine::project::view::{QuestionView, RowView};
 use ask_schema::QuestionType;
 use tuirealm::ratatui::Frame;
@@ -17,20 +18,26 @@ use crate::text::{sanitize, shown, wrap};
 /// Draws a question into the areas [`crate::layout`] gave it. The prompt and the question note
 /// stay put above the options, across the full width (also over a side-by-side preview):
 /// scrolling a long list never hides what is being asked.
-/// Returns the line to record when the preview's scroll position lay past its last page.
-pub fn render(frame: &mut Frame, areas: &QuestionAreas, q: &QuestionView) -> Option<usize> {
-    let mut recorded = None;
-    draw_head(frame, areas.head, head_lines(q, areas.head.width as usize));
+/// Returns what the flow is to record: the line the preview moves back to when its scroll
+/// position lay past its last page, and the width an open editor was drawn at when it is not
+/// the one recorded.
+pub fn render(frame: &mut Frame, areas: &QuestionAreas, q: &QuestionView) -> Vec<Event> {
+    let mut recorded = Vec::new();
+    let head = head_lines(q, areas.head.width as usize);
     let preview = q.preview.as_ref();
     let (list_area, preview_area) = (areas.list, areas.preview);
     let list = question_lines(q, list_area.width as usize, list_area.height as usize, areas.descriptions);
+    if let Some(width) = head.editor_width.or(list.lines.editor_width) {
+        recorded.push(Event::EditorWrapped { width });
+    }
+    draw_head(frame, areas.head, head);
     draw_list(frame, list_area, list, q.first + q.cursor, q.total);
     if let (Some(p), Some(pa)) = (preview, preview_area) {
         let title = format!(" {} ", sanitize(shown(&p.label, pa.width as usize, 1), false));
         let inner = Block::bordered().inner(pa);
         let (body, position, clamped) =
             preview_window(p, inner.width as usize, inner.height as usize, q.preview_scroll);
-        recorded = clamped;
+        recorded.extend(clamped.map(|line| Event::PreviewClamped { line }));
         let mut block = Block::bordered().title(Span::styled(title, style::bold()));
         if let Some(position) = position {
             block = block.title_bottom(Line::from(Span::styled(position, style::dim())).right_aligned());

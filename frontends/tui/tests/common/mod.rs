@@ -53,3 +53,40 @@ pub fn draw(raw: &Value, source: FormSource, script: &str, width: u16, height: u
     let mut term = MemoryTerminal::new(width, height, Some("/home/ada/.config/ask-user/config.json"));
     term.draw(&Arc::new(state.view()))
 }
+
+/// The frames a person sees, one per script line, drawn as the live terminal draws them: each
+/// key is applied, the frame drawn, and the events the frame asks to record applied before the
+/// next key (the runtime commits them first). Returns the frames and how many such events there
+/// were.
+pub fn drive_live(raw: &Value, script: &str, width: u16, height: u16) -> (Vec<String>, usize) {
+    let mut state = opened(raw, FormSource::Tool, width, height, vec![]);
+    let mut term = MemoryTerminal::new(width, height, None);
+    let (mut frames, mut recorded) = (Vec::new(), 0);
+    for line in script.lines() {
+        press(&mut state, line);
+        let drawn = term.render(&Arc::new(state.view()));
+        frames.push(ask_tui::buffer_text(term.buffer()));
+        if drawn.is_empty() {
+            continue;
+        }
+        for event in &drawn {
+            assert!(
+                matches!(
+                    event,
+                    Event::SummaryClamped { .. } | Event::PreviewClamped { .. } | Event::EditorWrapped { .. }
+                ),
+                "{event:?}"
+            );
+            state.apply(event);
+        }
+        recorded += drawn.len();
+        let again = term.render(&Arc::new(state.view()));
+        assert_eq!(again, [], "what a frame recorded is not recorded again");
+        assert_eq!(
+            &ask_tui::buffer_text(term.buffer()),
+            frames.last().unwrap(),
+            "recording changes nothing on screen"
+        );
+    }
+    (frames, recorded)
+}

@@ -1,4 +1,9 @@
-//! A small multi-line text buffer with a grapheme-aware cursor, owned by the fold.
+//! A small multi-line text buffer with a grapheme-aware cursor, owned by the fold, and how its
+//! text wraps into the rows a terminal shows.
+
+mod layout;
+
+pub use layout::layout;
 
 use serde::{Deserialize, Serialize};
 use unicode_segmentation::{GraphemeCursor, UnicodeSegmentation};
@@ -153,8 +158,17 @@ impl TextBuffer {
         self.cursor = start;
     }
 
-    /// Moves to the same grapheme column on the previous (`up`) or next line; at the edge, to the text's edge.
-    pub fn vertical(&mut self, up: bool) {
+    /// Moves one row up (`up`) or down; from the first (last) row, to the text's start (end).
+    /// With `wrap`, the rows are the ones the editor was last drawn with, that many cells wide
+    /// ([`layout`]), and the cursor keeps its cell column; without it (no frame has said how
+    /// wide the editor is, as in a headless script), the rows are the text's lines and the
+    /// cursor keeps its grapheme column.
+    pub fn vertical(&mut self, up: bool, wrap: Option<usize>) {
+        if let Some(max) = wrap {
+            let edge = if up { 0 } else { self.text.len() };
+            self.cursor = layout::row_move(&self.text, self.cursor, max, up).unwrap_or(edge);
+            return;
+        }
         let start = self.line_start();
         let column = self.text[start..self.cursor].graphemes(true).count();
         let target_start = if up {
@@ -212,10 +226,28 @@ mod tests {
     #[test]
     fn vertical_moves_keep_the_column() {
         let mut b = TextBuffer::with_text("abcd\nxy");
-        b.vertical(true);
+        b.vertical(true, None);
         assert_eq!(b.cursor(), 2);
-        b.vertical(false);
+        b.vertical(false, None);
         assert_eq!(b.cursor(), 7);
+    }
+
+    /// With the width the editor was drawn at, Up and Down move by the rows on screen: a long
+    /// line wrapped into three rows is three steps, not one jump to the text's start.
+    #[test]
+    fn vertical_moves_follow_the_drawn_rows() {
+        let mut b = TextBuffer::with_text("the quick brown fox jumps"); // "the quick " / "brown fox " / "jumps"
+        b.vertical(true, Some(10));
+        assert_eq!(b.cursor(), 15, "jumps| → brown|");
+        b.vertical(true, Some(10));
+        assert_eq!(b.cursor(), 5);
+        b.vertical(true, Some(10));
+        assert_eq!(b.cursor(), 0, "from the first row: the start");
+        b.vertical(false, Some(10));
+        b.vertical(false, Some(10));
+        assert_eq!(b.cursor(), 20);
+        b.vertical(false, Some(10));
+        assert_eq!(b.cursor(), 25, "from the last row: the end");
     }
 
     #[test]

@@ -1,0 +1,172 @@
+//! Laying out an open editor: lines wrapped on words, as the saved text is (D28, issue 12.12),
+//! and the cell each cursor position lands on. The terminal frontend draws with it, and the
+//! fold moves the cursor up and down by the same rows ([`super::TextBuffer::vertical`]).
+
+use unicode_segmentation::UnicodeSegmentation;
+
+use crate::cells::{sanitize, width};
+
+/// Lines being filled; `at` hears of the cell each cursor position (a byte offset) lands on.
+struct Layout<F> {
+    lines: Vec<String>,
+    col: usize,
+    max: usize,
+    at: F,
+}
+
+impl<F: FnMut(usize, (usize, usize))> Layout<F> {
+    fn row(&self) -> usize {
+        self.lines.len() - 1
+    }
+
+    fn new_line(&mut self) {
+        self.lines.push(String::new());
+        self.col = 0;
+    }
+
+    /// Places one grapheme, starting a new line when it does not fit.
+    fn put(&mut self, g: &str, offset: usize) {
+        let shown = sanitize(g, false);
+        let w = width(&shown);
+        if self.col + w > self.max && self.col > 0 {
+            self.new_line();
+        }
+        let cell = (self.row(), self.col);
+        (self.at)(offset, cell);
+        if let Some(last) = self.lines.last_mut() {
+            last.push_str(&shown);
+        }
+        self.col += w;
+    }
+}
+
+/// Lays out `text` in lines of at most `max` cells, telling `at` the (line, column) of every
+/// cursor position in order, the text's end included. Lines break at spaces where a word would
+/// not fit (a long word breaks inside it); the space a line breaks at is not carried to the
+/// next line, so no line starts with it.
+fn lay_out(text: &str, max: usize, at: impl FnMut(usize, (usize, usize))) -> Vec<String> {
+    let mut l = Layout { lines: vec![String::new()], col: 0, max: max.max(2), at };
+    let mut offset = 0;
+    for (n, para) in text.split('\n').enumerate() {
+        if n > 0 {
+            let cell = (l.row(), l.col);
+            (l.at)(offset - 1, cell); // the newline: after the line it ends
+            l.new_line();
+        }
+        let mut base = offset;
+        for word in para.split_word_bounds() {
+            let w = width(&sanitize(word, false));
+            let blank = word.trim().is_empty();
+            if l.col + w > l.max && l.col > 0 {
+                if blank {
+                    // The break swallows this space: the cursor on it shows at the line's end.
+                    let end = (l.row(), l.col.min(l.max - 1));
+                    for (i, _) in word.grapheme_indices(true) {
+                        (l.at)(base + i, end);
+                    }
+                    l.new_line();
+                    base += word.len();
+                    continue;
+                }
+                l.new_line(); // the word starts a line (a longer one then breaks inside)
+            }
+            for (i, g) in word.grapheme_indices(true) {
+                l.put(g, base + i);
+            }
+            base += word.len();
+        }
+        offset += para.len() + 1;
+    }
+    let Layout { lines, col, max, mut at } = l;
+    // The end of the text: after the last grapheme, or first on the row under a full one (a
+    // row drawn only while the cursor is there).
+    at(text.len(), if col >= max { (lines.len(), 0) } else { (lines.len() - 1, col) });
+    lines
+}
+
+/// Editor text as lines of at most `max` cells, and the cursor's (line, column).
+pub fn layout(text: &str, cursor: usize, max: usize) -> (Vec<String>, (usize, usize)) {
+    let mut cell = None;
+    let mut lines = lay_out(text, max, |offset, at| {
+        if offset == cursor && cell.is_none() {
+            cell = Some(at);
+        }
+    });
+    let cell = cell.unwrap_or((lines.len() - 1, 0));
+    if cell.0 == lines.len() {
+        lines.push(String::new());
+    }
+    (lines, cell)
+}
+
+/// The cursor position one row above (`up`) or below `cursor` in `text` laid out `max` cells
+/// wide: the one nearest the cursor's column without passing it, as editors move. `None` on
+/// the first (last) row.
+pub(super) fn row_move(text: &str, cursor: usize, max: usize, up: bool) -> Option<usize> {
+    let mut cells = Vec::new();
+    lay_out(text, max, |offset, at| cells.push((offset, at)));
+    let (row, col) = cells.iter().find(|(o, _)| *o == cursor)?.1;
+    let target = if up { row.checked_sub(1)? } else { row + 1 };
+    // The last position on the target row at or left of the column; a row's positions come in
+    // order, so the first one is the fallback when every one lies right of it.
+    let on_row = cells.iter().filter(|(_, (r, _))| *r == target);
+    let mut best = None;
+    for &(offset, (_, c)) in on_row {
+        if best.is_none() || c <= col {
+            best = Some(offset);
+        }
+    }
+    best
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{layout, row_move};
+
+    fn lines(v: &[&str]) -> Vec<String> {
+        v.iter().map(|s| (*s).to_owned()).collect()
+    }
+
+    #[test]
+    fn cursor_follows_wraps_and_newlines() {
+        assert_eq!(layout("abcdef", 6, 4), (lines(&["abcd", "ef"]), (1, 2)));
+        assert_eq!(layout("ab\ncd", 3, 10).1, (1, 0));
+        assert_eq!(layout("ab\ncd", 2, 10).1, (0, 2));
+        assert_eq!(layout("世界", 3, 10).1, (0, 2));
+        assert_eq!(layout("abcd", 4, 4), (lines(&["abcd", ""]), (1, 0)));
+    }
+
+    /// Issue 12.12: words are not broken mid-word, and no line starts with a space.
+    #[test]
+    fn lines_break_on_words_with_no_leading_space() {
+        // A space that fits stays at its line's end (it is where the cursor goes after typing it).
+        let (rows, _) = layout("the quick brown fox jumps", 0, 10);
+        assert_eq!(rows, lines(&["the quick ", "brown fox ", "jumps"]));
+        let (rows, cursor) = layout("hello world", 11, 8);
+        assert_eq!(rows, lines(&["hello ", "world"]));
+        assert_eq!(cursor, (1, 5));
+        assert_eq!(layout("hello world", 5, 8).1, (0, 5));
+        assert_eq!(layout("hello world", 6, 8).1, (1, 0));
+        // A space that does not fit is not carried over: the next line starts with the word.
+        let (rows, cursor) = layout("abcd efgh", 4, 4);
+        assert_eq!(rows, lines(&["abcd", "efgh"]));
+        assert_eq!(cursor, (0, 3), "on the swallowed space: the line's last cell");
+        assert_eq!(layout("abcd efgh", 5, 4).1, (1, 0));
+        // A word longer than a line still breaks inside it.
+        assert_eq!(layout("a abcdefghij", 0, 5).0, lines(&["a ", "abcde", "fghij"]));
+    }
+
+    #[test]
+    fn rows_are_moved_between_as_they_are_drawn() {
+        // "the quick " / "brown fox " / "jumps"
+        let text = "the quick brown fox jumps";
+        assert_eq!(row_move(text, 12, 10, true), Some(2), "br|own → th|e");
+        assert_eq!(row_move(text, 2, 10, false), Some(12));
+        assert_eq!(row_move(text, 19, 10, false), Some(text.len()), "past a short row: its end");
+        assert_eq!(row_move(text, 3, 10, true), None, "the first row");
+        assert_eq!(row_move(text, 22, 10, false), None, "the last row");
+        // Wide characters: the column in cells, never inside one.
+        assert_eq!(row_move("世界世界\nabc", 14, 20, true), Some(0), "a|bc → |世: cell 1 lies inside 世");
+        assert_eq!(row_move("世界世界\nabc", 15, 20, true), Some(3), "ab|c → 世|界");
+    }
+}

@@ -1,0 +1,52 @@
+//! An open editor as a person uses it: text wrapped into rows, and Up and Down moving between
+//! those rows, with the frames driven as the live terminal draws them (a frame records the
+//! editor's width, which only the drawing knows).
+#![allow(clippy::unwrap_used, clippy::expect_used)] // tests fail loudly by design
+
+mod common;
+
+use common::{drive_live, form};
+use rstest::rstest;
+
+const LONG: &str = "alpha beta gamma delta epsilon zeta eta theta iota kappa lambda mu nu xi omicron pi rho";
+
+/// The column (in characters) just past the text of the frame's row holding `needle`.
+fn row_end(frame: &str, needle: &str) -> usize {
+    frame.lines().find(|l| l.contains(needle)).unwrap().trim_end().chars().count()
+}
+
+/// D28: Up from the end of a wrapped answer goes to the row above at the same column, as
+/// drawn; a letter typed there shows there. Down goes back to the last row. Before, Up went to
+/// the start of the text, because the engine knew only the text's lines.
+#[rstest]
+fn up_and_down_move_between_the_rows_a_wrapped_answer_is_drawn_in(#[values(60, 80)] width: u16) {
+    let typed = format!("4\ntype \"{LONG}\"");
+    let (frames, recorded) = drive_live(&form(), &typed, width, 24);
+    assert_eq!(recorded, 1, "the editor's width, once");
+    let end = row_end(frames.last().unwrap(), "rho");
+    let (frames, _) = drive_live(&form(), &format!("{typed}\nup\ntype \"X\""), width, 24);
+    let up = frames.last().unwrap();
+    let row = up.lines().find(|l| l.contains('X')).unwrap();
+    assert!(row.contains("alpha"), "X is typed on the first row:\n{up}");
+    assert_eq!(row.chars().position(|c| c == 'X').unwrap(), end, "at the column the cursor was in:\n{up}");
+    let (frames, _) = drive_live(&form(), &format!("{typed}\nup\ndown\ntype \"Y\""), width, 24);
+    assert!(
+        frames.last().unwrap().contains("rhoY"),
+        "Down goes back to the end:\n{}",
+        frames.last().unwrap()
+    );
+}
+
+/// A frame records the editor's width only when it differs from the one recorded: opening the
+/// editor records it, typing records nothing more, and a note's editor (indented further)
+/// records its own.
+#[test]
+fn an_editor_width_is_recorded_once_per_width() {
+    let (_, recorded) = drive_live(&form(), &format!("4\ntype \"{LONG}\"\nbackspace\nleft"), 80, 24);
+    assert_eq!(recorded, 1);
+    let (_, recorded) =
+        drive_live(&form(), &format!("4\ntype \"{LONG}\"\nenter\nshift+tab\nn\ntype \"x\""), 80, 24);
+    assert_eq!(recorded, 2, "the answer's editor, then the option note's");
+    let (_, recorded) = drive_live(&form(), "1\n1\n3\ntab\ntab", 80, 24);
+    assert_eq!(recorded, 0, "no editor, nothing recorded");
+}

@@ -1,0 +1,81 @@
+//! An open editor in the real binary in a pseudo-terminal: a tall one keeps its cursor on
+//! screen, and Up and Down move between the rows long text is wrapped into.
+#![allow(clippy::unwrap_used, clippy::expect_used)] // tests fail loudly by design
+
+mod common;
+
+use common::pty::Pty;
+use common::{Sandbox, bin};
+
+const CTRL_C: &str = "\x03";
+const UP: &str = "\x1b[A";
+const DOWN: &str = "\x1b[B";
+
+/// The real binary on `examples/project-setup.json` at `cols`×`rows`, its result to out.json.
+fn project_setup(sb: &Sandbox, cols: u16, rows: u16) -> Pty {
+    let example = concat!(env!("CARGO_MANIFEST_DIR"), "/../examples/project-setup.json");
+    let script = format!("exec '{}' ask '{example}' > out.json", bin().display());
+    let pty = Pty::spawn(sb, &script, cols, rows);
+    pty.wait_for("Which language");
+    pty
+}
+
+/// Fifteen lines typed into the answer editor of a 60×16 terminal: the terminal's cursor shows
+/// on the last of them, at its end, and the text typed there is on screen (before, the editor
+/// was drawn from its top and the cursor hidden below it).
+#[test]
+fn the_cursor_of_a_tall_editor_stays_on_screen() {
+    let sb = Sandbox::new();
+    let mut pty = project_setup(&sb, 60, 16);
+    pty.send("4");
+    pty.send("\r");
+    for i in 1..=14 {
+        pty.send(&format!("row {i:02}\x1b\r")); // Alt+Enter: a newline
+    }
+    pty.send("last");
+    let screen = pty.wait_for("last");
+    let ((row, col), shown) = pty.cursor();
+    assert!(shown, "the cursor shows:\n{screen}");
+    let line = screen.lines().nth(row as usize).unwrap_or_default();
+    assert_eq!(line.trim_end(), "     last", "the cursor is on the line being typed:\n{screen}");
+    assert_eq!(col, 9, "at its end");
+    pty.send(CTRL_C);
+    pty.send(CTRL_C);
+    assert_eq!(pty.wait_exit(), 1);
+}
+
+/// D28: a long answer wrapped into rows at 80×24; Up from its end goes to the row above at the
+/// same column, where a typed letter lands; Down goes back to the end. The submitted answer
+/// holds the letters there, and the log holds the width the editor was drawn at (a version-5
+/// line), so a replay of the exported log gives the same answer.
+#[test]
+fn up_and_down_move_between_the_rows_of_a_wrapped_answer() {
+    let sb = Sandbox::new();
+    let mut pty = project_setup(&sb, 80, 24);
+    let long = "alpha beta gamma delta epsilon zeta eta theta iota kappa lambda mu nu xi omicron pi rho";
+    pty.send("4");
+    pty.send("\r");
+    pty.send(long);
+    pty.wait_for("omicron pi rho");
+    pty.send(UP);
+    pty.send("X");
+    pty.send(DOWN);
+    pty.send("Y");
+    pty.wait_for("rhoY");
+    pty.send("\r"); // the answer, and on to the next question
+    pty.wait_for("cross-cutting");
+    pty.send(CTRL_C);
+    pty.send(CTRL_C);
+    assert_eq!(pty.wait_exit(), 1);
+    // "omicron pi rho" is the second row: 14 cells, so X lands after "alpha beta gam".
+    let answer = "alpha beta gamXma delta epsilon zeta eta theta iota kappa lambda mu nu xi omicron pi rhoY";
+    let id = sb.run(&["log", "list"]).stdout.split_whitespace().next().unwrap().to_owned();
+    let exported = sb.path("flow.jsonl");
+    assert_eq!(sb.run(&["log", "export", &id, "-o", exported.to_str().unwrap()]).code, 0);
+    let log = std::fs::read_to_string(&exported).unwrap();
+    assert!(log.contains(r#"{"type":"EditorWrapped","width":75,"v":5}"#), "{log}");
+    let shown = sb.run(&["log", "show", &id]).stdout;
+    assert!(shown.contains("editor drawn 75 cells wide"), "{shown}");
+    let replayed = sb.run(&["log", "replay", exported.to_str().unwrap()]);
+    assert!(replayed.stdout.contains(answer), "{}{}", replayed.stdout, replayed.stderr);
+}
