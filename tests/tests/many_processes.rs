@@ -160,3 +160,31 @@ fn no_ui_schema_and_transcript_never_wait_on_a_busy_store() {
     holder.kill().unwrap();
     holder.wait().unwrap();
 }
+
+/// `ask-user attach` at a terminal answers a form another process waits on: the person is told
+/// in one line where the answers went, not shown the tool's JSON (the waiter prints that); with
+/// its output piped (a script, the MCP popup) it prints the result as `resume` does.
+#[test]
+fn attach_at_a_terminal_says_where_the_answers_went() {
+    let sb = Sandbox::new();
+    let p = sb.file("p.json", PAYLOAD);
+    let left = sb.run(&["ask", s(&p), "--id", "a1", "--script", s(&sb.file("k", "down\n"))]);
+    assert_eq!(left.code, 4, "left open: {}", left.stderr);
+    let waiter = sb.spawn(&["wait", "a1", "--timeout", "30"]);
+    let script = format!("exec '{}' attach", common::bin().display());
+    let mut pty = common::pty::Pty::spawn(&sb, &script, 80, 24);
+    pty.wait_for("Which database?");
+    pty.send("\r"); // SQLite, where the script left the cursor
+    pty.wait_for("Which extras?");
+    pty.send("\t");
+    pty.send("1");
+    pty.send("1");
+    assert_eq!(pty.wait_exit(), 0);
+    let screen = pty.screen();
+    assert!(screen.contains("ask-user: your answers went to the waiting agent"), "{screen}");
+    assert!(!screen.contains("\"content\""), "no JSON for the person:\n{screen}");
+    let waited = waiter.wait_with_output().unwrap();
+    assert_eq!(waited.status.code(), Some(0));
+    let result: serde_json::Value = serde_json::from_slice(&waited.stdout).unwrap();
+    assert_eq!(result["details"]["answers"]["db"]["values"], serde_json::json!(["sqlite"]));
+}

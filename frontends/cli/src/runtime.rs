@@ -26,6 +26,9 @@ pub enum Report {
     CommandText,
     /// Nothing to report (`settings`): closing is the normal end.
     Silent,
+    /// A form another process waits on, answered by a person at a terminal (`attach`): the
+    /// waiting process reports the result; the person is told in one line where it went.
+    Handed,
 }
 
 pub use ask_storage::now_ms;
@@ -289,6 +292,7 @@ pub fn finish(state: &FlowState, id: &str, report: Report) -> anyhow::Result<Sta
     let cancelled = matches!(state.outcome(), Some(Outcome::Cancelled | Outcome::TimedOut));
     match (report, state.outcome()) {
         (Report::Silent, _) => return Ok(Status::Done),
+        (Report::Handed, outcome) => errln!("ask-user: {}", handed(outcome, id)),
         (Report::ToolJson, _) => print_result(&result)?,
         (Report::CommandText, Some(Outcome::TimedOut)) => {
             errln!("ask-user: the form timed out; nothing was sent. `ask-user resume {id}` reopens it")
@@ -297,6 +301,16 @@ pub fn finish(state: &FlowState, id: &str, report: Report) -> anyhow::Result<Sta
         (Report::CommandText, _) => outln!("{}", crate::inert::for_stdout(result.text(), true)),
     }
     Ok(if cancelled { Status::Cancelled } else { Status::Done })
+}
+
+/// What `attach` tells the person when the form closes.
+fn handed(outcome: Option<Outcome>, id: &str) -> String {
+    match outcome {
+        Some(Outcome::Elaborated) => "sent; the waiting agent is asked to elaborate on your notes".to_owned(),
+        Some(Outcome::Cancelled) => "cancelled; the waiting agent is told".to_owned(),
+        Some(Outcome::TimedOut) => format!("the form timed out; `ask-user attach {id}` reopens it"),
+        Some(Outcome::Submitted) | None => "your answers went to the waiting agent".to_owned(),
+    }
 }
 
 #[cfg(test)]

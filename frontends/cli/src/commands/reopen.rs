@@ -1,5 +1,6 @@
 //! `ask-user resume` and `ask-user replay`: reopening a flow or a stored form.
 
+use std::io::IsTerminal;
 use std::path::Path;
 
 use anyhow::{Context, bail};
@@ -12,6 +13,10 @@ use crate::exit::Status;
 use crate::runtime::{Report, new_flow_id, resume_flow, run};
 
 pub fn run_resume(args: &ResumeArgs) -> anyhow::Result<Status> {
+    resume(args, Report::ToolJson)
+}
+
+fn resume(args: &ResumeArgs, report: Report) -> anyhow::Result<Status> {
     let store = crate::paths::open_store(args.flow.store.as_deref())?;
     let id = match &args.flow_id {
         Some(id) => {
@@ -23,16 +28,18 @@ pub fn run_resume(args: &ResumeArgs) -> anyhow::Result<Status> {
         None => newest_unfinished(&store)?
             .context("no unfinished flow to resume (flows open in other processes are not offered)")?,
     };
+    // A flow closed before this command opened it went nowhere now: its result is shown.
+    let closed = if report == Report::Handed { Report::ToolJson } else { report };
     // One read of the log: the resumed flow's state says whether it is already finished.
     match resume_flow(&store, &id, &args.flow) {
         Ok(session) if session.state().outcome().is_some() => {
-            crate::runtime::finish(session.state(), &id, Report::ToolJson)
+            crate::runtime::finish(session.state(), &id, closed)
         }
-        Ok(mut session) => run(&mut session, &args.flow, Report::ToolJson),
+        Ok(mut session) => run(&mut session, &args.flow, report),
         Err(StoreError::Held { pid, .. }) => {
             let state = FlowState::replay(&store.events(&id)?);
             if state.outcome().is_some() {
-                return crate::runtime::finish(&state, &id, Report::ToolJson);
+                return crate::runtime::finish(&state, &id, closed);
             }
             bail!(
                 "flow {id} is open in another ask-user process (pid {pid}); `ask-user wait {id}` waits for it"
@@ -148,6 +155,9 @@ pub fn run_attach(args: &AttachArgs) -> anyhow::Result<Status> {
             }
         }
     };
-    let resume = ResumeArgs { flow_id: Some(id), flow: args.flow.clone(), unused_pi: args.unused_pi.clone() };
-    run_resume(&resume)
+    let args = ResumeArgs { flow_id: Some(id), flow: args.flow.clone(), unused_pi: args.unused_pi.clone() };
+    // A person at a terminal gets a line saying where the answers went; a script or the tmux
+    // popup (whose output nobody reads) gets the result, as `resume` prints it.
+    let report = if std::io::stdout().is_terminal() { Report::Handed } else { Report::ToolJson };
+    resume(&args, report)
 }
