@@ -157,6 +157,8 @@ fn spec7_bad_set_steps_are_errors(#[case] line: &str) {
 #[case::file_menu_says_insert_and_close("4\ntype \"see @sr\"", &["↑↓ choose", "Enter/Tab insert", "Esc close list"])]
 #[case::editor_without_offers("4\ntype \"see\"", &["Enter submit", "Esc close", "Alt+Enter newline", "Ctrl+C dismiss"])]
 #[case::single_question("", &["↑↓ move", "Enter select", "n option note", "Shift+N question note", "Tab next tab", "Esc cancel", "? settings"])]
+#[case::single_custom_row_takes_no_option_note("4\ntype \"x\"\nesc", &["↑↓ move", "Enter edit answer", "Shift+N question note", "Tab next tab", "Esc cancel", "? settings"])]
+#[case::multi_custom_row_takes_no_option_note("tab\nend\ntype \"x\"\nesc", &["↑↓ move", "Space toggle", "Enter next", "Shift+N question note", "Tab next tab", "Esc cancel", "? settings"])]
 fn footer_hints_know_the_state(#[case] script: &str, #[case] hints: &[&str]) {
     let (mut state, _) = common::run_with(&common::form3(), script, ask_engine::Settings::default());
     if state.completion().is_some() {

@@ -57,18 +57,19 @@ impl FlowState {
             .collect();
         }
         let multi = self.current().is_some_and(|(q, _)| q.kind.is_multi());
+        // The custom row's text is the user's own: it takes no option note, and Enter edits it.
+        let on_custom = self.cursor >= self.custom_row();
         let mut hints = vec![hint("↑↓", "move")];
         if multi {
             hints.push(hint(km.toggle.label(), "toggle"));
             hints.push(hint(km.confirm.label(), "next"));
         } else {
-            hints.push(hint(km.confirm.label(), "select"));
+            hints.push(hint(km.confirm.label(), if on_custom { "edit answer" } else { "select" }));
         }
-        hints.extend([
-            hint(km.option_note.label(), "option note"),
-            hint(km.question_note.label(), "question note"),
-            hint("Tab", "next tab"),
-        ]);
+        if !on_custom {
+            hints.push(hint(km.option_note.label(), "option note"));
+        }
+        hints.extend([hint(km.question_note.label(), "question note"), hint("Tab", "next tab")]);
         if self.filter.is_some() {
             hints.push(hint(km.cancel.label(), "clear filter"));
         } else {
