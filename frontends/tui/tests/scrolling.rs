@@ -318,3 +318,29 @@ fn a_tall_editor_scrolls_to_the_line_being_typed(#[case] open: &str, #[case] top
     let back = draw(&form(), FormSource::Tool, &format!("{typed}\n{}", "up\n".repeat(14)), 60, 16);
     assert!(back.contains("row 01") && back.contains(top_label) && !back.contains("last"), "{back}");
 }
+
+/// A scrolled option list starts with a whole row: the line under `↑ N more` is an option's
+/// numbered label, never the description of an option whose label scrolled away — at every
+/// cursor position, going down and coming back up.
+#[rstest]
+fn a_scrolled_list_never_starts_with_a_description_cut_from_its_label(#[values(14, 17, 20)] height: u16) {
+    let options: Vec<Value> = (1..=30)
+        .map(|i| json!({"value": format!("v{i}"), "label": format!("Option {i}"), "description": format!("about option {i}")}))
+        .collect();
+    let raw = json!({"questions": [{"id": "q", "prompt": "Pick one", "options": options}]});
+    let mut script = String::new();
+    for step in (0..31).map(|_| "down").chain((0..31).map(|_| "up")) {
+        script.push_str(step);
+        script.push('\n');
+        let frame = draw(&raw, FormSource::Tool, &script, 80, height);
+        let lines: Vec<&str> = frame.lines().collect();
+        let Some(marker) = lines.iter().position(|l| l.contains("↑") && l.contains("more")) else {
+            continue;
+        };
+        let next = lines[marker + 1].trim_start_matches(['❯', ' ']);
+        assert!(
+            next.split('.').next().is_some_and(|n| n.parse::<usize>().is_ok()),
+            "after {script:?}:\n{frame}"
+        );
+    }
+}

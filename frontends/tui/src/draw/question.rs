@@ -288,6 +288,14 @@ fn draw_list(frame: &mut Frame, area: Rect, list: ListLines, cursor_row: usize, 
     for _ in 0..3 {
         let room = height.saturating_sub(usize::from(above_row) + usize::from(below_row)).max(1);
         top = list.lines.scroll_for(room);
+        // A row cut at the top would show its description without its label: start at the
+        // next whole row instead, as long as that is not past the focus row.
+        let focus = list.lines.focus.map_or(0, |(start, _)| start);
+        if let Some(&next) = list.starts.iter().find(|&&s| s >= top)
+            && next <= focus
+        {
+            top = next;
+        }
         above = list.first + list.starts.iter().filter(|&&s| s < top).count();
         let shown = list.starts.iter().filter(|&&s| s < top + room).count();
         below = total_rows.saturating_sub(list.first + shown);
