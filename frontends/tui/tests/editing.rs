@@ -50,3 +50,32 @@ fn an_editor_width_is_recorded_once_per_width() {
     let (_, recorded) = drive_live(&form(), "1\n1\n3\ntab\ntab", 80, 24);
     assert_eq!(recorded, 0, "no editor, nothing recorded");
 }
+
+/// One frame can ask for more than one record: keys that page a preview past its end and open
+/// a note's editor, read in one burst, are drawn once, and that frame returns both the
+/// preview's clamp and the editor's width; once they are applied, drawing again asks for
+/// nothing and shows the same screen.
+#[test]
+fn a_frame_returns_every_record_it_needs() {
+    use std::sync::Arc;
+
+    let raw: serde_json::Value =
+        serde_json::from_str(include_str!("../../../tests/fixtures/payloads/wrapping-preview.json")).unwrap();
+    let mut state = common::opened(&raw, ask_schema::FormSource::Tool, 80, 50, vec![]);
+    common::press(&mut state, &format!("{}n", "pageDown\n".repeat(8)));
+    let mut term = ask_tui::MemoryTerminal::new(80, 50, None);
+    let drawn = term.render(&Arc::new(state.view()));
+    let frame = ask_tui::buffer_text(term.buffer());
+    assert!(
+        matches!(
+            drawn[..],
+            [ask_engine::Event::EditorWrapped { .. }, ask_engine::Event::PreviewClamped { .. }]
+        ),
+        "{drawn:?}"
+    );
+    for event in &drawn {
+        state.apply(event);
+    }
+    assert_eq!(term.render(&Arc::new(state.view())), []);
+    assert_eq!(ask_tui::buffer_text(term.buffer()), frame);
+}
