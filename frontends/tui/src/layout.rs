@@ -86,7 +86,11 @@ pub fn layout(area: Rect, view: &ViewModel) -> Areas {
         let room = (area.height / 3).saturating_sub(fixed);
         Plan { hints: all_hints.min(room), spacers: true, descriptions: true }
     });
-    let plan = keep_the_essentials(plan, area.height, header_h, fixed, question.is_some());
+    let essential = match &view.body {
+        Body::Question(_) => 1 + LIST_MIN,
+        Body::Review(r) => crate::draw::review::essential_rows(r, area.width),
+    };
+    let plan = keep_the_essentials(plan, area.height, header_h, fixed, essential);
     let footer_h = (fixed + plan.hints).min(area.height.saturating_sub(header_h));
     let spacer = u16::from(plan.spacers);
     let [header, _, body, _, footer] = Layout::vertical([
@@ -105,11 +109,10 @@ pub fn layout(area: Rect, view: &ViewModel) -> Areas {
     Areas { header, body, footer, question }
 }
 
-/// Makes sure the prompt's first line and a minimal list still fit after the plan: hints and
-/// spacers give way to them.
-fn keep_the_essentials(mut plan: Plan, height: u16, header_h: u16, fixed: u16, question: bool) -> Plan {
-    // A question keeps its prompt's first line and a minimal list; the review tab its actions.
-    let essential = if question { 1 + LIST_MIN } else { LIST_MIN };
+/// Makes sure the `essential` rows of the body still fit after the plan — a question's
+/// prompt's first line and a minimal list; the review tab's actions, its double-press hint and
+/// a row of the summary with its marker: hints and spacers give way to them.
+fn keep_the_essentials(mut plan: Plan, height: u16, header_h: u16, fixed: u16, essential: u16) -> Plan {
     let body = |p: Plan| height.saturating_sub(header_h + fixed + p.hints + spacer_rows(p, fixed));
     if body(plan) >= essential {
         return plan;

@@ -195,26 +195,18 @@ fn page_keys_on_a_pane_that_fits_record_nothing(#[case] raw: Value, #[case] scri
     assert!(!frames.last().unwrap().contains("PgUp"), "{}", frames.last().unwrap());
 }
 
-/// Issue 12.1 in the smallest room: on a short, narrow terminal the double-press hint leaves
-/// the summary (stacked under the actions) one or two rows. A marker row still says how much is
-/// clipped and which key shows it, instead of the rest being cut off silently.
+/// Issue 12.1 in the smallest room: on a short, narrow terminal with the double-press hint,
+/// the footer's hints give way until the summary (stacked under the actions) has a row of its
+/// own and a marker saying how much more there is — the hint never asks to submit answers that
+/// are nowhere on screen. (Before, at 50×15 the summary got no row at all.)
 #[rstest]
-#[case::one_row(16, "↓ 5 more · PgDn", None)]
-#[case::two_rows(17, "↓ 4 more · PgDn", Some("Language: Rust"))]
-fn a_summary_squeezed_to_one_or_two_rows_still_says_what_is_clipped(
-    #[case] height: u16,
-    #[case] marker: &str,
-    #[case] first: Option<&str>,
-) {
+fn a_squeezed_summary_keeps_an_answer_and_says_what_is_clipped(#[values(13, 14, 15, 16, 17)] height: u16) {
     let script = "1\n1\n3\ntab\nn\ntype \"why not toml?\"\nenter\n1\n1";
     let frame = draw(&form(), FormSource::Tool, script, 50, height);
     assert!(frame.contains("Press 1 again to Submit"), "{frame}");
-    assert!(frame.contains(marker), "{frame}");
     let rows: Vec<&str> = frame.lines().skip_while(|l| !l.starts_with("Press 1 again")).collect();
-    assert_eq!(rows.iter().any(|l| l.starts_with("Language: ")), first.is_some(), "{frame}");
-    if let Some(first) = first {
-        assert!(frame.contains(first), "{frame}");
-    }
+    assert!(rows.iter().any(|l| l.starts_with("Language: Rust")), "{frame}");
+    assert!(rows.iter().any(|l| l.starts_with("↓ ") && l.ends_with("more · PgDn")), "{frame}");
 }
 
 /// Issue 15.3: only the summary lines the pane can show are built, the rest counted — paging

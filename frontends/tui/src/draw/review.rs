@@ -15,6 +15,19 @@ use crate::text::{MAX_LINES, sanitize, shown};
 const SIDE_BY_SIDE: u16 = 64;
 const ACTIONS_WIDTH: u16 = 24;
 
+/// Rows the review tab cannot do without at `width`: the title and the three actions, the
+/// double-press hint under them, and — where the summary goes under the actions — a blank row
+/// and two rows of summary (one answer and the marker saying how many more there are). Without
+/// them a short terminal showed "Press 1 again to Submit" over nothing to submit.
+pub fn essential_rows(r: &ReviewView, width: u16) -> u16 {
+    let actions = 2 + r.actions.len() as u16;
+    if width >= SIDE_BY_SIDE {
+        return actions + if r.hint.is_some() { 2 } else { 0 }; // the hint: one full-width line
+    }
+    let hint = r.hint.as_ref().map_or(0, |h| 1 + crate::text::wrap(h, width as usize).len() as u16);
+    actions + hint + 1 + 2
+}
+
 /// Draws the review tab; returns the end the summary was drawn at when its scroll position lay
 /// past it, for the runtime to record (see [`ask_engine::Event::SummaryClamped`]).
 pub fn render(frame: &mut Frame, area: Rect, r: &ReviewView) -> Option<SummaryEdge> {
