@@ -149,7 +149,8 @@ fn log_list_show_export_and_deterministic_replay() {
     let done = sb.run(&["ask", s(&p), "--id", "f1", "--script", s(&sb.file("k", "2\npaste \"x\"\nesc\n"))]);
     assert_eq!(done.code, 4);
     let list = sb.run(&["log", "list"]);
-    assert!(list.stdout.starts_with("f1  ") && list.stdout.contains(" open "), "{}", list.stdout);
+    // Left open by a script that ended: no process shows it, `resume` takes it.
+    assert!(list.stdout.starts_with("f1  ") && list.stdout.contains(" resumable "), "{}", list.stdout);
     let show = sb.run(&["log", "show", "f1"]);
     let lines: Vec<&str> = show.stdout.lines().collect();
     assert!(lines[0].contains("opened by ask: 2 question(s) [Database, Extras], 80x24"), "{}", show.stdout);

@@ -116,8 +116,13 @@ fn a_flow_whose_process_died_is_resumable_by_any_process() {
     wait_until("a few keys", Duration::from_secs(10), || {
         sb.run(&["log", "show", "dead"]).stdout.lines().count() > 5
     });
+    let listed = sb.run(&["log", "list"]).stdout;
+    assert!(listed.contains(" open "), "shown by a live process: {listed}");
     holder.kill().unwrap();
     holder.wait().unwrap();
+    let listed = sb.run(&["log", "list"]).stdout;
+    assert!(listed.contains(" resumable "), "its process is gone: {listed}");
+    assert!(sb.run(&["log", "show", "dead"]).stdout.ends_with("status: resumable\n"));
     let r =
         sb.run(&["ask", s(&p), "--id", "dead", "--no-wait", "--script", s(&sb.file("k", "2\ntab\n1\n1\n"))]);
     assert_eq!(r.code, 0, "the dead holder's lease is stale: {}", r.stderr);

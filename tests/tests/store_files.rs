@@ -36,7 +36,10 @@ fn log_prune_deletes_finished_flows_and_keeps_open_ones() {
     assert_eq!(r.code, 0, "{}", r.stderr);
     assert!(r.stderr.contains("pruned 1 finished flow(s)"), "{}", r.stderr);
     let listed = sb.run(&["log", "list"]).stdout;
-    assert!(listed.contains("open") && !listed.contains("done "), "{listed}");
+    assert!(
+        listed.contains("open  ") && listed.contains(" resumable ") && !listed.contains("done "),
+        "{listed}"
+    );
     let bad = sb.run(&["log", "prune", "--older-than", "3 weeks"]);
     assert_eq!(bad.code, 64, "a bad age is a usage error: {}", bad.stderr);
 }

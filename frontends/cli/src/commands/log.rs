@@ -24,9 +24,13 @@ fn open(args: &StoreArgs) -> anyhow::Result<Store> {
     crate::paths::open_store(args.store.as_deref())
 }
 
-fn status_of(state: &FlowState) -> &'static str {
+/// A flow's status in `log list`. An unfinished flow is `open` while a live process shows it
+/// and `resumable` when none does (its process was killed or its terminal closed, or an MCP
+/// call waits for `ask-user attach`): `resume` and `attach` take exactly those.
+fn status_of(state: &FlowState, shown: bool) -> &'static str {
     match state.outcome() {
-        None => "open",
+        None if shown => "open",
+        None => "resumable",
         Some(Outcome::Submitted) => "submitted",
         Some(Outcome::Elaborated) => "elaborated",
         Some(Outcome::Cancelled) => "cancelled",
@@ -38,12 +42,13 @@ fn list(store: &Store) -> anyhow::Result<Status> {
     for record in store.flows()? {
         let events = store.events(&record.id)?;
         let state = FlowState::replay(&events);
+        let shown = state.outcome().is_none() && store.holder(&record.id)?.is_some();
         outln!(
             "{}  {}  {:<8} {:<10} {:>5} events  session {}",
             record.id,
             crate::clock::utc(record.created_ms),
             record.command,
-            status_of(&state),
+            status_of(&state, shown),
             events.len(),
             crate::inert::for_stdout(&record.session, false)
         );
@@ -100,7 +105,9 @@ fn show(store: &Store, flow_id: &str) -> anyhow::Result<Status> {
     for (i, e) in events.iter().enumerate() {
         outln!("{i:>5}  {}", crate::inert::for_stdout(&describe(e), false));
     }
-    outln!("status: {}", status_of(&FlowState::replay(&events)));
+    let state = FlowState::replay(&events);
+    let shown = state.outcome().is_none() && store.holder(flow_id)?.is_some();
+    outln!("status: {}", status_of(&state, shown));
     Ok(Status::Done)
 }
 
