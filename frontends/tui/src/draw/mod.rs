@@ -4,6 +4,7 @@ pub mod footer;
 pub mod header;
 pub mod lines;
 pub mod overlay;
+pub mod preview;
 pub mod question;
 pub mod review;
 
