@@ -55,15 +55,26 @@ impl FlowState {
     }
 
     /// Which rows of the active question the filter shows: a test of a row index, the query
-    /// lowered once for all the rows it is asked about.
+    /// lowered and split once for all the rows it is asked about. A row is shown when its label
+    /// or description holds every word of the query, in any order (`14 sql` finds
+    /// "PostgreSQL 14"), case ignored.
     pub(crate) fn row_shown(&self) -> impl Fn(usize) -> bool + '_ {
-        let needle = self.filter.as_ref().filter(|f| !f.query.is_empty()).map(|f| f.query.to_lowercase());
+        let words: Vec<String> = self
+            .filter
+            .as_ref()
+            .map(|f| f.query.split_whitespace().map(str::to_lowercase).collect())
+            .unwrap_or_default();
         let question = self.current().map(|(q, _)| q);
         move |i| {
-            let (Some(needle), Some(q)) = (&needle, question) else { return true };
+            let Some(q) = question.filter(|_| !words.is_empty()) else { return true };
             let Some(option) = q.options.get(i).filter(|_| i < q.declared_rows()) else { return true };
-            let holds = |text: &str| text.to_lowercase().contains(needle.as_str());
-            holds(&option.label) || option.description.as_deref().is_some_and(holds)
+            let label = option.label.to_lowercase();
+            let in_label = |w: &String| label.contains(w.as_str());
+            if words.iter().all(in_label) {
+                return true; // the description is lowered only when the label is not enough
+            }
+            let description = option.description.as_deref().map(str::to_lowercase).unwrap_or_default();
+            words.iter().all(|w| in_label(w) || description.contains(w.as_str()))
         }
     }
 

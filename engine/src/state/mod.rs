@@ -115,7 +115,8 @@ pub struct Completion {
 /// the declared positions: the filter only hides rows.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct Filter {
-    /// The typed text; a row matches when its label or description holds it, case ignored.
+    /// The typed text; a row matches when its label or description holds each of its words,
+    /// case ignored.
     pub query: String,
     /// Keys go to the query (true) or to the filtered rows (false).
     pub editing: bool,
