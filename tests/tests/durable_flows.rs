@@ -154,7 +154,12 @@ fn log_list_show_export_and_deterministic_replay() {
     let show = sb.run(&["log", "show", "f1"]);
     let lines: Vec<&str> = show.stdout.lines().collect();
     assert!(lines[0].contains("opened by ask: 2 question(s) [Database, Extras], 80x24"), "{}", show.stdout);
-    assert_eq!(&lines[1..4], ["    1  key 2", "    2  paste \"x\"", "    3  key esc"]);
+    // The paste opened the answer's editor: the frame after it records the editor's width, as
+    // a live terminal at the flow's size does (80 columns, less the multi row's indent).
+    assert_eq!(
+        &lines[1..5],
+        ["    1  key 2", "    2  paste \"x\"", "    3  editor drawn 71 cells wide", "    4  key esc"]
+    );
     let out = sb.path("f1.jsonl");
     assert_eq!(sb.run(&["log", "export", "f1", "-o", s(&out)]).code, 0);
     let stdout_export = sb.run(&["log", "export", "f1"]).stdout;

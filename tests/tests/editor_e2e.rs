@@ -79,3 +79,21 @@ fn up_and_down_move_between_the_rows_of_a_wrapped_answer() {
     let replayed = sb.run(&["log", "replay", exported.to_str().unwrap()]);
     assert!(replayed.stdout.contains(answer), "{}{}", replayed.stdout, replayed.stderr);
 }
+
+/// The same keys in a headless `--script` at the same size give the same answer: the script's
+/// keys are typed into a terminal drawn in memory, whose frames record the editor's width as a
+/// live terminal's do.
+#[test]
+fn a_headless_script_moves_between_rows_as_the_terminal_does() {
+    let sb = Sandbox::new();
+    let example = concat!(env!("CARGO_MANIFEST_DIR"), "/../examples/project-setup.json");
+    let long = "alpha beta gamma delta epsilon zeta eta theta iota kappa lambda mu nu xi omicron pi rho";
+    let keys = sb.file(
+        "keys",
+        &format!("4\nenter\ntype \"{long}\"\nup\ntype \"X\"\ndown\ntype \"Y\"\nenter\nesc\nesc\n"),
+    );
+    let r = sb.run(&["ask", example, "--size", "80x24", "--script", keys.to_str().unwrap()]);
+    assert_eq!(r.code, 1, "cancelled at the end: {}", r.stderr);
+    let answer = "alpha beta gamXma delta epsilon zeta eta theta iota kappa lambda mu nu xi omicron pi rhoY";
+    assert_eq!(r.json()["details"]["answers"]["language"]["customText"], answer, "{}", r.stdout);
+}
