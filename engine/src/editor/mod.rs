@@ -160,9 +160,9 @@ impl TextBuffer {
 
     /// Moves one row up (`up`) or down; from the first (last) row, to the text's start (end).
     /// With `wrap`, the rows are the ones the editor was last drawn with, that many cells wide
-    /// ([`layout`]), and the cursor keeps its cell column; without it (no frame has said how
-    /// wide the editor is, as in a headless script), the rows are the text's lines and the
-    /// cursor keeps its grapheme column.
+    /// ([`layout`]), and the cursor keeps its cell column; without it (no frame has said yet
+    /// how wide the editor is), the rows are the text's lines and the cursor keeps its
+    /// grapheme column.
     pub fn vertical(&mut self, up: bool, wrap: Option<usize>) {
         if let Some(max) = wrap {
             let edge = if up { 0 } else { self.text.len() };

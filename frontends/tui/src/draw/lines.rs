@@ -108,14 +108,7 @@ impl Lines {
 
     /// An open editor at `indent`, with the terminal cursor placed in it; returns the width its
     /// text wraps at.
-    pub fn editor(
-        &mut self,
-        text: &str,
-        cursor: usize,
-        indent: usize,
-        max: usize,
-        placeholder: &str,
-    ) -> usize {
+    fn editor(&mut self, text: &str, cursor: usize, indent: usize, max: usize, placeholder: &str) -> usize {
         let pad = " ".repeat(indent);
         let avail = max.saturating_sub(indent).max(2);
         if text.is_empty() {
