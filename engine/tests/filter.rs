@@ -48,6 +48,7 @@ fn shown(script: &str) -> Vec<String> {
 #[case::case_is_ignored("/\ntype \"AP\"", &[">Apple", "Apricot", "Grape", "Type your own"])]
 #[case::down_moves_among_the_rows_shown("/\ntype \"berry\"\ndown", &["Blackberry", ">Blueberry", "Type your own"])]
 #[case::backspace_widens_again_and_the_cursor_stays("/\ntype \"lemo\"\nbackspace\nbackspace", &["Apple", ">Lemon", "Type your own"])]
+#[case::a_paste_while_typing_the_query_is_query("/\npaste \"rry\\nbl\"", &[">Blackberry", "Blueberry", "Type your own"])]
 #[case::every_word_in_any_order("/\ntype \"rry bl\"", &[">Blackberry", "Blueberry", "Type your own"])]
 #[case::every_word_must_be_held("/\ntype \"berry ch\"", &[">Type your own"])]
 #[case::spaces_alone_hide_nothing("/\ntype \"  \"", &[">Apple", "Apricot", "Banana", "Blackberry", "Blueberry", "Cherry", "Date", "Fig", "Grape", "Kiwi", "Lemon", "Lime", "Type your own"])]

@@ -112,7 +112,7 @@ impl FlowState {
     }
 
     /// After the query changed: a cursor on a row now hidden goes to the first row shown.
-    fn keep_cursor_shown(&mut self) {
+    pub(super) fn keep_cursor_shown(&mut self) {
         if !self.row_shown()(self.cursor) {
             self.cursor_to(self.first_shown());
         }

@@ -160,6 +160,11 @@ impl FlowState {
         if self.overlay.is_some() || self.on_review() {
             return;
         }
+        if let Some(filter) = self.filter.as_mut().filter(|f| f.editing) {
+            // Pasted while the query is typed: more query, on its one line.
+            filter.query.extend(text.chars().map(|c| if c.is_control() { ' ' } else { c }));
+            return self.keep_cursor_shown();
+        }
         if self.editor.is_none() {
             let Some((q, _)) = self.current() else { return };
             self.cursor = q.declared_rows();
