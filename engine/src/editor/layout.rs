@@ -2,6 +2,8 @@
 //! and the cell each cursor position lands on. The terminal frontend draws with it, and the
 //! fold moves the cursor up and down by the same rows ([`super::TextBuffer::vertical`]).
 
+use std::ops::Range;
+
 use unicode_segmentation::UnicodeSegmentation;
 
 use crate::cells::{sanitize, width};
@@ -40,14 +42,22 @@ impl<F: FnMut(usize, (usize, usize))> Layout<F> {
     }
 }
 
-/// Lays out `text` in lines of at most `max` cells, telling `at` the (line, column) of every
-/// cursor position in order, the text's end included. Lines break at spaces where a word would
-/// not fit (a long word breaks inside it); the space a line breaks at is not carried to the
-/// next line, so no line starts with it.
-fn lay_out(text: &str, max: usize, at: impl FnMut(usize, (usize, usize))) -> Vec<String> {
+/// Lays out the text lines of `text` in `lines` (a range from the start of one text line to
+/// the end of another) in rows of at most `max` cells, telling `at` the (row, column) of every
+/// cursor position in order, counting rows from the range's first, up to the newline after the
+/// range or the text's end. Rows break at spaces where a word would not fit (a long word breaks
+/// inside it); the space a row breaks at is not carried to the next row, so no row starts with
+/// it. A text line's rows depend on nothing before it, so a range lays out exactly as it would
+/// inside the whole text.
+fn lay_out(
+    text: &str,
+    lines: Range<usize>,
+    max: usize,
+    at: impl FnMut(usize, (usize, usize)),
+) -> Vec<String> {
     let mut l = Layout { lines: vec![String::new()], col: 0, max: max.max(2), at };
-    let mut offset = 0;
-    for (n, para) in text.split('\n').enumerate() {
+    let mut offset = lines.start;
+    for (n, para) in text[lines.clone()].split('\n').enumerate() {
         if n > 0 {
             let cell = (l.row(), l.col);
             (l.at)(offset - 1, cell); // the newline: after the line it ends
@@ -70,41 +80,91 @@ fn lay_out(text: &str, max: usize, at: impl FnMut(usize, (usize, usize))) -> Vec
                 }
                 l.new_line(); // the word starts a line (a longer one then breaks inside)
             }
-            for (i, g) in word.grapheme_indices(true) {
-                l.put(g, base + i);
+            if word.bytes().all(|b| (0x20..0x7f).contains(&b)) {
+                // Printable ASCII, the common case: each byte is a grapheme one cell wide, and
+                // finding grapheme boundaries is most of the cost of laying out.
+                for i in 0..word.len() {
+                    l.put(&word[i..=i], base + i);
+                }
+            } else {
+                for (i, g) in word.grapheme_indices(true) {
+                    l.put(g, base + i);
+                }
             }
             base += word.len();
         }
         offset += para.len() + 1;
     }
-    let Layout { lines, col, max, mut at } = l;
-    // The end of the text: after the last grapheme, or first on the row under a full one (a
-    // row drawn only while the cursor is there).
-    at(text.len(), if col >= max { (lines.len(), 0) } else { (lines.len() - 1, col) });
-    lines
+    let Layout { lines: rows, col, max, mut at } = l;
+    if lines.end < text.len() {
+        at(lines.end, (rows.len() - 1, col)); // the newline after the range
+    } else {
+        // The end of the text: after the last grapheme, or first on the row under a full one
+        // (a row drawn only while the cursor is there).
+        at(text.len(), if col >= max { (rows.len(), 0) } else { (rows.len() - 1, col) });
+    }
+    rows
 }
 
-/// Editor text as lines of at most `max` cells, and the cursor's (line, column).
+/// The text lines within `n` lines of the one holding `cursor`, as a range of `text`: from
+/// the start of the `n`-th text line above it to the end of the `n`-th below. What
+/// [`layout_near`] lays out; a caller keeping its results can key them on this slice.
+pub fn lines_near(text: &str, cursor: usize, n: usize) -> Range<usize> {
+    let mut start = text[..cursor].rfind('\n').map_or(0, |i| i + 1);
+    for _ in 0..n {
+        if start == 0 {
+            break;
+        }
+        start = text[..start - 1].rfind('\n').map_or(0, |i| i + 1);
+    }
+    let mut end = text[cursor..].find('\n').map_or(text.len(), |i| cursor + i);
+    for _ in 0..n {
+        if end == text.len() {
+            break;
+        }
+        end = text[end + 1..].find('\n').map_or(text.len(), |i| end + 1 + i);
+    }
+    start..end
+}
+
+/// Editor text as rows of at most `max` cells, and the cursor's (row, column).
 pub fn layout(text: &str, cursor: usize, max: usize) -> (Vec<String>, (usize, usize)) {
+    layout_range(text, 0..text.len(), cursor, max)
+}
+
+/// [`layout`] of only the text lines within `rows` lines of the cursor's: every row a pane
+/// `rows` tall scrolled to the cursor can show, as it would be laid out in the whole text, and
+/// the cursor's (row, column) among them. A pasted log of thousands of lines then costs each
+/// frame what the screen shows (one text line far longer than the screen is still laid out
+/// whole: its rows depend on all of it).
+pub fn layout_near(text: &str, cursor: usize, max: usize, rows: usize) -> (Vec<String>, (usize, usize)) {
+    layout_range(text, lines_near(text, cursor, rows), cursor, max)
+}
+
+fn layout_range(text: &str, lines: Range<usize>, cursor: usize, max: usize) -> (Vec<String>, (usize, usize)) {
     let mut cell = None;
-    let mut lines = lay_out(text, max, |offset, at| {
+    let mut rows = lay_out(text, lines, max, |offset, at| {
         if offset == cursor && cell.is_none() {
             cell = Some(at);
         }
     });
-    let cell = cell.unwrap_or((lines.len() - 1, 0));
-    if cell.0 == lines.len() {
-        lines.push(String::new());
+    let cell = cell.unwrap_or((rows.len() - 1, 0));
+    if cell.0 == rows.len() {
+        rows.push(String::new());
     }
-    (lines, cell)
+    (rows, cell)
 }
 
 /// The cursor position one row above (`up`) or below `cursor` in `text` laid out `max` cells
 /// wide: the one nearest the cursor's column without passing it, as editors move. `None` on
-/// the first (last) row.
+/// the first (last) row. Only the cursor's text line and the ones next to it are laid out.
 pub(super) fn row_move(text: &str, cursor: usize, max: usize, up: bool) -> Option<usize> {
+    row_move_in(text, lines_near(text, cursor, 1), cursor, max, up)
+}
+
+fn row_move_in(text: &str, lines: Range<usize>, cursor: usize, max: usize, up: bool) -> Option<usize> {
     let mut cells = Vec::new();
-    lay_out(text, max, |offset, at| cells.push((offset, at)));
+    lay_out(text, lines, max, |offset, at| cells.push((offset, at)));
     let (row, col) = cells.iter().find(|(o, _)| *o == cursor)?.1;
     let target = if up { row.checked_sub(1)? } else { row + 1 };
     // The last position on the target row at or left of the column; a row's positions come in
@@ -121,7 +181,48 @@ pub(super) fn row_move(text: &str, cursor: usize, max: usize, up: bool) -> Optio
 
 #[cfg(test)]
 mod tests {
-    use super::{layout, row_move};
+    use proptest::prelude::*;
+    use unicode_segmentation::UnicodeSegmentation;
+
+    use super::{layout, layout_near, lines_near, row_move, row_move_in};
+
+    /// Texts of short lines, long lines, blank lines, runs of spaces and wide characters, with a
+    /// cursor on one of their grapheme boundaries.
+    fn text_and_cursor() -> impl Strategy<Value = (String, usize)> {
+        "([a-z]{1,7}|世界|  |\\n|\\n\\n| ){0,60}".prop_flat_map(|text| {
+            let ends: Vec<usize> = text.grapheme_indices(true).map(|(i, _)| i).chain([text.len()]).collect();
+            (Just(text), prop::sample::select(ends))
+        })
+    }
+
+    proptest! {
+        /// The rows around the cursor are the whole text's rows from the window's first line
+        /// on, with the cursor on the same one; the window holds `rows` rows above and below
+        /// the cursor's, or reaches the text's edge.
+        #[test]
+        fn the_rows_near_the_cursor_are_the_whole_texts_rows(
+            (text, cursor) in text_and_cursor(), max in 2usize..12, rows in 0usize..4,
+        ) {
+            let (all, (row, col)) = layout(&text, cursor, max);
+            let window = lines_near(&text, cursor, rows);
+            let first = layout(&text, window.start, max).1.0;
+            let (near, (near_row, near_col)) = layout_near(&text, cursor, max, rows);
+            prop_assert_eq!(&near[..], &all[first..first + near.len()]);
+            prop_assert_eq!((near_row + first, near_col), (row, col));
+            prop_assert!(near_row >= rows || first == 0);
+            prop_assert!(near.len() - near_row > rows || first + near.len() == all.len());
+        }
+
+        /// Moving a row up or down looks at the cursor's line and its neighbours only, and
+        /// lands where it would in the whole text.
+        #[test]
+        fn a_row_move_lands_where_it_would_in_the_whole_text(
+            (text, cursor) in text_and_cursor(), max in 2usize..12, up in any::<bool>(),
+        ) {
+            let whole = row_move_in(&text, 0..text.len(), cursor, max, up);
+            prop_assert_eq!(row_move(&text, cursor, max, up), whole);
+        }
+    }
 
     fn lines(v: &[&str]) -> Vec<String> {
         v.iter().map(|s| (*s).to_owned()).collect()

@@ -3,7 +3,7 @@
 
 mod layout;
 
-pub use layout::layout;
+pub use layout::{layout, layout_near, lines_near};
 
 use serde::{Deserialize, Serialize};
 use unicode_segmentation::{GraphemeCursor, UnicodeSegmentation};

@@ -2,7 +2,8 @@
 //! into an in-memory backend. Run: `cargo bench -p ask-tui --bench render`.
 //!
 //! Prints p50/p99 per key over the 2 000-key scripts of the shared workload (typical and
-//! stress forms) and over the typical script on a form whose previews are 20 000 lines long.
+//! stress forms) and over the typical script on a form whose previews are 20 000 lines long;
+//! then keys in an answer editor holding a pasted log of 50 to 100 000 lines.
 //! A flow that completes is reopened, so every key is measured.
 #![allow(clippy::unwrap_used, clippy::expect_used)] // a benchmark fails loudly
 
@@ -80,6 +81,36 @@ fn run(label: &str, form: &Value, keys: &str) {
     );
 }
 
+/// Keys in an answer editor holding `paste`: the custom row of the first question (four
+/// options, so key 5) is opened and the text pasted, then 2 000 keys that move and type — Up
+/// and Down between rows, a letter and its Backspace, Left and Right — each timed as in [`run`].
+fn run_editor(label: &str, form: &Value, paste: &str) {
+    let form = validate(form, FormSource::Tool).unwrap();
+    let mut state = FlowState::replay([&Event::opened(form)]);
+    let key = |id: &str| Event::key(ask_engine::KeyPress::parse(id).unwrap());
+    state.apply(&key("5"));
+    state.apply(&Event::TextPasted { text: paste.to_owned() });
+    let mut term = MemoryTerminal::new(80, 24, None);
+    for e in term.render(&Arc::new(state.view())) {
+        state.apply(&e); // the editor's width, as the live terminal records it
+    }
+    let cycle = ["up", "up", "x", "backspace", "left", "right", "down", "down"].map(key);
+    let mut samples: Vec<u64> = cycle
+        .iter()
+        .cycle()
+        .take(2000)
+        .map(|e| {
+            let t = Instant::now();
+            state.apply(e);
+            term.render(&Arc::new(state.view()));
+            t.elapsed().as_nanos() as u64
+        })
+        .collect();
+    samples.sort_unstable();
+    let pct = |p: f64| samples[((samples.len() - 1) as f64 * p) as usize] as f64 / 1000.0;
+    println!("{label:<28} {} keys: p50 {:7.1} µs  p99 {:7.1} µs", samples.len(), pct(0.5), pct(0.99));
+}
+
 /// `form` with every preview replaced by `lines` numbered lines of code.
 fn with_previews(form: &Value, lines: usize) -> Value {
     let long: String = (1..=lines).map(|i| format!("{i:>7} | fn line_{i}() {{ work(); }}\n")).collect();
@@ -114,4 +145,13 @@ fn main() {
     let mut wide = typical.clone();
     wide["questions"][0]["options"][0]["label"] = Value::String("x".repeat(10_000_000));
     run("typical, a 10 MB label", &wide, "keys-typical-2000.txt");
+    // A pasted log in an answer: per-key cost bounded by the lines near the cursor.
+    let log = |lines: usize| -> String {
+        (0..lines)
+            .map(|i| format!("{i:>6} INFO request served in {} ms by worker {}\n", i % 97, i % 8))
+            .collect()
+    };
+    run_editor("answer editor, 50-line paste", &typical, &log(50));
+    run_editor("answer editor, 5 000-line paste", &typical, &log(5_000));
+    run_editor("answer editor, 100 000-line paste", &typical, &log(100_000));
 }

@@ -1,5 +1,8 @@
 //! A list of styled lines that remembers where things are (rows to keep visible, the cursor).
 
+use std::cell::RefCell;
+use std::rc::Rc;
+
 use tuirealm::ratatui::style::Style;
 use tuirealm::ratatui::text::{Line, Span};
 
@@ -86,15 +89,18 @@ impl Lines {
         }
     }
 
-    /// An open editor and, under it, the paths offered for an `@` reference.
+    /// An open editor and, under it, the paths offered for an `@` reference. Only the text
+    /// lines within `rows` lines of the cursor's are laid out: a pane `rows` tall, scrolled to
+    /// the cursor, shows no other (a pasted log of thousands of lines costs what is on screen).
     pub fn editor_view(
         &mut self,
         e: &ask_engine::project::view::EditorView,
         indent: usize,
         max: usize,
+        rows: usize,
         placeholder: &str,
     ) {
-        let width = self.editor(&e.text, e.cursor, indent, max, placeholder);
+        let width = self.editor(&e.text, e.cursor, indent, max, rows, placeholder);
         let width = u16::try_from(width).unwrap_or(u16::MAX);
         self.editor_width = (e.recorded_width != Some(width)).then_some(width);
         for (i, path) in e.completions.iter().enumerate() {
@@ -108,7 +114,15 @@ impl Lines {
 
     /// An open editor at `indent`, with the terminal cursor placed in it; returns the width its
     /// text wraps at.
-    fn editor(&mut self, text: &str, cursor: usize, indent: usize, max: usize, placeholder: &str) -> usize {
+    fn editor(
+        &mut self,
+        text: &str,
+        cursor: usize,
+        indent: usize,
+        max: usize,
+        rows: usize,
+        placeholder: &str,
+    ) -> usize {
         let pad = " ".repeat(indent);
         let avail = max.saturating_sub(indent).max(2);
         if text.is_empty() {
@@ -116,10 +130,11 @@ impl Lines {
             self.push(vec![Span::raw(pad), Span::styled(placeholder.to_owned(), crate::style::dim())]);
             return avail;
         }
-        let (rows, (row, col)) = ask_engine::editor::layout(text, cursor, avail);
+        let laid_out = editor_layout(text, cursor, avail, rows);
+        let (row, col) = laid_out.1;
         self.cursor = Some((self.len() + row, indent + col));
-        for r in rows {
-            self.push(vec![Span::raw(pad.clone()), Span::raw(r)]);
+        for r in laid_out.0.iter() {
+            self.push(vec![Span::raw(pad.clone()), Span::raw(r.clone())]);
         }
         avail
     }
@@ -138,4 +153,40 @@ impl Lines {
             _ => top,
         }
     }
+}
+
+/// An editor's rows and cursor cell, as [`ask_engine::editor::layout_near`] gives them.
+type EditorRows = Rc<(Vec<String>, (usize, usize))>;
+
+/// What the last editor laid out was: the text lines laid out, the cursor's offset among them,
+/// whether they end the text, the width; and the result.
+type EditorKey = (String, usize, bool, usize);
+
+thread_local! {
+    static EDITOR_LAID_OUT: RefCell<Option<(EditorKey, EditorRows)>> = const { RefCell::new(None) };
+}
+
+/// [`ask_engine::editor::layout_near`], kept for the next call: a frame lays the open editor out
+/// to measure the list (with descriptions and without) and again to draw it, and word
+/// segmentation is most of a frame's cost when a long text is open. The key is the slice laid
+/// out, compared whole, so a hit is always the same layout.
+fn editor_layout(text: &str, cursor: usize, max: usize, rows: usize) -> EditorRows {
+    let lines = ask_engine::editor::lines_near(text, cursor, rows);
+    let hit = |(slice, at, end, width): &EditorKey| {
+        *width == max
+            && *at == cursor - lines.start
+            && *end == (lines.end == text.len())
+            && slice == &text[lines.clone()]
+    };
+    EDITOR_LAID_OUT.with_borrow_mut(|kept| {
+        if let Some((key, laid_out)) = kept.as_ref()
+            && hit(key)
+        {
+            return laid_out.clone();
+        }
+        let laid_out = Rc::new(ask_engine::editor::layout_near(text, cursor, max, rows));
+        let key = (text[lines.clone()].to_owned(), cursor - lines.start, lines.end == text.len(), max);
+        *kept = Some((key, laid_out.clone()));
+        laid_out
+    })
 }

@@ -12,7 +12,7 @@ use crate::layout::QuestionAreas;
 
 use super::lines::Lines;
 use crate::style;
-use crate::text::{sanitize, shown, wrap};
+use crate::text::{MAX_LINES, sanitize, shown, wrap};
 
 /// Draws a question into the areas [`crate::layout`] gave it. The prompt and the question note
 /// stay put above the options, across the full width (also over a side-by-side preview):
@@ -89,7 +89,8 @@ fn head_lines(q: &QuestionView, max: usize) -> Lines {
     out.wrapped(&q.prompt, 0, max, style::bold());
     if let Some(e) = &q.note_editor {
         out.push(vec![Span::styled("Question note:", style::note())]);
-        out.editor_view(e, 2, max, "Add a note for this question…");
+        // The head is never taller than the screen.
+        out.editor_view(e, 2, max, MAX_LINES, "Add a note for this question…");
         out.focus = Some((0, out.len().saturating_sub(1)));
     } else if !q.note.is_empty() {
         out.wrapped(&format!("✎ {}", q.note), 0, max, style::note());
@@ -133,7 +134,7 @@ fn question_lines(q: &QuestionView, max: usize, height: usize, descriptions: boo
     let mut out = Lines::default();
     let first = q.cursor.saturating_sub(height);
     if q.freeform {
-        custom_row(&mut out, q.rows.last(), CustomRow::FreeForm, max);
+        custom_row(&mut out, q.rows.last(), CustomRow::FreeForm, max, height);
         out.focus = Some((0, out.len().saturating_sub(1)));
         return ListLines { lines: out, first: q.first, starts: vec![0] };
     }
@@ -147,7 +148,7 @@ fn question_lines(q: &QuestionView, max: usize, height: usize, descriptions: boo
                 digits: number_width(q),
                 multi: q.kind == QuestionType::Multi,
             };
-            custom_row(&mut out, Some(row), numbered, max)
+            custom_row(&mut out, Some(row), numbered, max, height)
         } else {
             option_row(&mut out, row, q, i, max, height, descriptions)
         }
@@ -280,7 +281,7 @@ fn option_row(
     }
     if let Some(e) = &row.editor {
         out.push(vec![Span::raw(" ".repeat(indent)), Span::styled("Option note:", style::note())]);
-        out.editor_view(e, indent + 2, max, "Add a note for this option…");
+        out.editor_view(e, indent + 2, max, height, "Add a note for this option…");
     } else if !row.text.is_empty() {
         out.wrapped(&format!("✎ {}", row.text), indent, max, style::note());
     }
@@ -295,7 +296,7 @@ enum CustomRow {
     Numbered { here: bool, digits: usize, multi: bool },
 }
 
-fn custom_row(out: &mut Lines, row: Option<&RowView>, kind: CustomRow, max: usize) {
+fn custom_row(out: &mut Lines, row: Option<&RowView>, kind: CustomRow, max: usize, height: usize) {
     let Some(row) = row else { return };
     let indent = match kind {
         CustomRow::FreeForm => {
@@ -312,7 +313,7 @@ fn custom_row(out: &mut Lines, row: Option<&RowView>, kind: CustomRow, max: usiz
         }
     };
     if let Some(e) = &row.editor {
-        out.editor_view(e, indent, max, "Type your answer… (@ inserts a file path)");
+        out.editor_view(e, indent, max, height, "Type your answer… (@ inserts a file path)");
     } else if !row.text.is_empty() {
         let mark = if row.selected { "✓ " } else { "" };
         out.wrapped(
