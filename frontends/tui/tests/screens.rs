@@ -228,3 +228,19 @@ fn filtered_long_list() {
     assert!(frame.contains("❯  4. Blackberry") && !frame.contains("Apple"), "{frame}");
     insta::assert_snapshot!(frame);
 }
+
+/// Issue 13.1's countdown at the top right takes its room from the title, which ends with `…`
+/// where it is cut instead of running under the countdown.
+#[rstest]
+fn a_long_title_gives_way_to_the_countdown(#[values(40, 60, 80)] width: u16) {
+    let mut raw = form();
+    raw["title"] = json!("A very long title for the storage decision that goes on and on past the edge");
+    let mut state = common::opened(&raw, FormSource::Tool, width, 16, vec![]);
+    common::press(&mut state, "");
+    let mut view = state.view();
+    view.countdown = Some(20);
+    let frame = MemoryTerminal::new(width, 16, None).draw(&Arc::new(view));
+    let top = frame.lines().next().unwrap();
+    assert!(top.ends_with("… ⏱ 20 s left"), "{top}");
+    assert!(top.starts_with("A very long title"), "{top}");
+}

@@ -14,20 +14,19 @@ pub fn height(view: &ViewModel) -> u16 {
 }
 
 pub fn render(frame: &mut Frame, area: Rect, view: &ViewModel) {
+    // The form's last 30 s (issue 13.1), at the top right; a title gives way to it, cut with
+    // its `…` rather than overdrawn.
+    let countdown = view.countdown.map(|left| format!(" ⏱ {left} s left "));
+    let countdown_w = countdown.as_deref().map_or(0, |c| (width(c) as u16).min(area.width));
     let mut lines = Vec::new();
     if let Some(title) = &view.title {
-        lines.push(Line::styled(
-            truncate(&sanitize(shown(title, area.width as usize, 1), false), area.width as usize),
-            style::bold(),
-        ));
+        let room = area.width.saturating_sub(countdown_w) as usize;
+        lines.push(Line::styled(truncate(&sanitize(shown(title, room, 1), false), room), style::bold()));
     }
     lines.push(tab_strip(view, area.width as usize));
     super::put_lines(frame, area, &lines);
-    if let Some(left) = view.countdown {
-        // The form's last 30 s (issue 13.1), at the top right, over whatever is there.
-        let text = format!(" ⏱ {left} s left ");
-        let w = (width(&text) as u16).min(area.width);
-        let at = Rect { x: area.x + area.width - w, width: w, height: 1, ..area };
+    if let Some(text) = countdown {
+        let at = Rect { x: area.x + area.width - countdown_w, width: countdown_w, height: 1, ..area };
         frame.buffer_mut().set_style(at, style::warning());
         super::put_lines(frame, at, &[Line::styled(text, style::warning())]);
     }
