@@ -6,13 +6,15 @@
 mod common;
 
 use std::process::Command;
-use std::time::Duration;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
 
 use common::pty::Pty;
 use common::{PAYLOAD, Sandbox, bin};
-use rmcp::ServiceExt;
-use rmcp::model::CallToolRequestParams;
+use rmcp::model::{CallToolRequestParams, ClientRequest, ProgressNotificationParam, Request, ServerResult};
+use rmcp::service::{NotificationContext, PeerRequestOptions};
 use rmcp::transport::TokioChildProcess;
+use rmcp::{ClientHandler, RoleClient, ServiceExt};
 use serde_json::{Value, json};
 
 struct TmuxServer {
@@ -34,6 +36,20 @@ impl Drop for TmuxServer {
     }
 }
 
+/// `ask-user mcp` for a private tmux server's session, as a process inside it would start it.
+fn mcp_in(server: &TmuxServer, sb: &Sandbox) -> tokio::process::Command {
+    let tmux_env = server.tmux(&["display-message", "-p", "#{socket_path},#{pid},0"]);
+    let mut cmd = tokio::process::Command::new(bin());
+    cmd.args(["mcp", "--wait", "30"])
+        .current_dir(sb.dir.path())
+        .env("ASK_USER_STORE", sb.store())
+        .env("ASK_USER_CONFIG", sb.path("config.json"))
+        .env("ASK_LOG_DIR", sb.path("logs"))
+        .env("ASK_USER_KEYBOARD_PROBE", "0")
+        .env("TMUX", &tmux_env);
+    cmd
+}
+
 #[tokio::test(flavor = "multi_thread")]
 async fn a_tool_call_opens_the_form_in_a_tmux_popup_and_keys_typed_there_answer_it() {
     if Command::new("tmux").arg("-V").output().is_err() {
@@ -46,16 +62,7 @@ async fn a_tool_call_opens_the_form_in_a_tmux_popup_and_keys_typed_there_answer_
     let client_script = format!("exec tmux -L {} -f /dev/null attach -t main", server.socket);
     let mut pty = Pty::spawn(&sb, &client_script, 100, 30);
     std::thread::sleep(Duration::from_millis(300));
-    let tmux_env = server.tmux(&["display-message", "-p", "#{socket_path},#{pid},0"]);
-
-    let mut cmd = tokio::process::Command::new(bin());
-    cmd.args(["mcp", "--wait", "30"])
-        .current_dir(sb.dir.path())
-        .env("ASK_USER_STORE", sb.store())
-        .env("ASK_USER_CONFIG", sb.path("config.json"))
-        .env("ASK_LOG_DIR", sb.path("logs"))
-        .env("ASK_USER_KEYBOARD_PROBE", "0")
-        .env("TMUX", &tmux_env);
+    let cmd = mcp_in(&server, &sb);
     let client = ().serve(TokioChildProcess::new(cmd).unwrap()).await.unwrap();
     let args: Value = serde_json::from_str(PAYLOAD).unwrap();
     let call = tokio::spawn(async move {
@@ -79,4 +86,59 @@ async fn a_tool_call_opens_the_form_in_a_tmux_popup_and_keys_typed_there_answer_
     let details = result.structured_content.unwrap();
     assert_eq!(details["answers"]["db"]["values"], json!(["sqlite"]));
     assert_eq!(details["cancelled"], false);
+}
+
+/// A client that records the progress messages of its calls.
+#[derive(Clone, Default)]
+struct Listener {
+    progress: Arc<Mutex<Vec<String>>>,
+}
+
+impl ClientHandler for Listener {
+    async fn on_progress(
+        &self,
+        params: ProgressNotificationParam,
+        _context: NotificationContext<RoleClient>,
+    ) {
+        self.progress.lock().unwrap().push(params.message.unwrap_or_default());
+    }
+}
+
+/// An agent in a tmux session nobody is attached to (a detached session, say): tmux has no
+/// client to show the popup on, and `display-popup` fails at once. The call does not wait in
+/// silence: the agent is told, in a progress message, to have the user run `ask-user attach`,
+/// and an answer given there comes back as the result.
+#[tokio::test(flavor = "multi_thread")]
+async fn with_no_tmux_client_to_show_the_popup_the_call_says_to_attach() {
+    if Command::new("tmux").arg("-V").output().is_err() {
+        panic!("tmux is needed for this test (.ci/run installs it)");
+    }
+    let sb = Sandbox::new();
+    sb.file("config.json", r#"{"mcp": {"presentation": ["tmux"]}}"#);
+    let server = TmuxServer { socket: format!("ask-test-detached-{}", std::process::id()) };
+    server.tmux(&["new-session", "-d", "-s", "main", "-x", "100", "-y", "30", "sleep 600"]);
+    let listener = Listener::default();
+    let client = listener.clone().serve(TokioChildProcess::new(mcp_in(&server, &sb)).unwrap()).await.unwrap();
+    let params = CallToolRequestParams::new("ask_user")
+        .with_arguments(serde_json::from_str::<Value>(PAYLOAD).unwrap().as_object().unwrap().clone());
+    let request = ClientRequest::CallToolRequest(Request::new(params));
+    let handle = client.send_cancellable_request(request, PeerRequestOptions::no_options()).await.unwrap();
+    let start = Instant::now();
+    let told = loop {
+        let progress = listener.progress.lock().unwrap().clone();
+        if let Some(m) = progress.iter().find(|m| m.contains("ask-user attach")) {
+            break m.clone();
+        }
+        assert!(start.elapsed() < Duration::from_secs(10), "never told where to answer: {progress:?}");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    };
+    assert!(told.contains("run `ask-user attach mcp-"), "{told}");
+    let keys = sb.file("keys", "2\nenter\n1\n1\n");
+    let attached = sb.run(&["attach", "--script", keys.to_str().unwrap()]);
+    assert_eq!(attached.code, 0, "{}", attached.stderr);
+    let response =
+        tokio::time::timeout(Duration::from_secs(20), handle.await_response()).await.expect("answered");
+    let ServerResult::CallToolResult(result) = response.unwrap() else { panic!("a tool result") };
+    assert_eq!(result.structured_content.unwrap()["answers"]["db"]["values"], json!(["sqlite"]));
+    let _ = client.cancel().await;
 }

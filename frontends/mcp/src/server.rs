@@ -169,25 +169,39 @@ impl AskServer {
         ctx: &RequestContext<RoleServer>,
     ) -> Result<ToolResult, ErrorData> {
         self.record(id, form, key)?;
-        let _turn = self.popup.lock().await; // one popup at a time; the others queue
+        let turn = self.popup.lock().await; // one popup at a time; the others queue
         let mut popup = present::popup_command(
             &self.options.bin,
             id,
             &self.options.store,
             self.options.config.as_deref(),
         );
-        match popup.spawn() {
-            Ok(child) => {
-                tracing::info!(flow = %id, "form shown in a tmux popup");
-                let result = self.wait_for(id, form, key, ctx).await;
-                drop(child); // kill_on_drop: a popup still up after a timeout closes
-                result
-            }
+        let mut child = match popup.spawn() {
+            Ok(child) => child,
             Err(e) => {
                 tracing::warn!(error = %e, "tmux popup failed; waiting for `ask-user attach`");
-                self.in_another_terminal(id, form, key, ctx).await
+                return self.in_another_terminal(id, form, key, ctx).await;
+            }
+        };
+        tracing::info!(flow = %id, "form shown in a tmux popup");
+        let waiting = self.wait_for(id, form, key, ctx);
+        tokio::pin!(waiting);
+        tokio::select! {
+            result = &mut waiting => return result, // kill_on_drop: a popup still up closes
+            status = child.wait() => {
+                // display-popup fails at once when tmux has no client to show it on (an agent
+                // in a detached session): the form then waits for `attach`, and the user and
+                // the agent are told so, as on the terminal rung. (It also fails when the form
+                // inside was cancelled; the flow has then ended and nobody needs telling.)
+                let ended = FlowState::replay(&self.store.events(id).map_err(internal)?).outcome().is_some();
+                if !status.as_ref().is_ok_and(|s| s.success()) && !ended {
+                    tracing::warn!(flow = %id, ?status, "tmux popup did not show; waiting for `ask-user attach`");
+                    drop(turn); // no popup is up: the next call may try its own
+                    self.tell_to_attach(id, ctx).await;
+                }
             }
         }
+        waiting.await
     }
 
     /// The terminal rung: the flow waits for `ask-user attach` in any terminal; the agent (a
@@ -199,6 +213,13 @@ impl AskServer {
         key: &str,
         ctx: &RequestContext<RoleServer>,
     ) -> Result<ToolResult, ErrorData> {
+        self.tell_to_attach(id, ctx).await;
+        self.wait_for(id, form, key, ctx).await
+    }
+
+    /// Tells the agent (a progress message) and the user (a bell and a notification on the
+    /// server's terminal) that the form waits for `ask-user attach`.
+    async fn tell_to_attach(&self, id: &str, ctx: &RequestContext<RoleServer>) {
         notify(
             ctx,
             &format!("Waiting for the user: run `ask-user attach {id}` in any terminal to answer."),
@@ -207,7 +228,6 @@ impl AskServer {
         .await;
         present::nudge(&format!("ask_user: a form is waiting - run ask-user attach {id}"));
         tracing::info!(flow = %id, "form waiting for `ask-user attach`");
-        self.wait_for(id, form, key, ctx).await
     }
 
     /// Follows the flow's log until it completes, the wait runs out, or the client cancels.
