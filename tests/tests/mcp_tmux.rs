@@ -36,11 +36,12 @@ impl Drop for TmuxServer {
     }
 }
 
-/// `ask-user mcp` for a private tmux server's session, as a process inside it would start it.
-fn mcp_in(server: &TmuxServer, sb: &Sandbox) -> tokio::process::Command {
+/// `ask-user mcp --wait SECONDS` for a private tmux server's session, as a process inside it
+/// would start it.
+fn mcp_in(server: &TmuxServer, sb: &Sandbox, wait: &str) -> tokio::process::Command {
     let tmux_env = server.tmux(&["display-message", "-p", "#{socket_path},#{pid},0"]);
     let mut cmd = tokio::process::Command::new(bin());
-    cmd.args(["mcp", "--wait", "30"])
+    cmd.args(["mcp", "--wait", wait])
         .current_dir(sb.dir.path())
         .env("ASK_USER_STORE", sb.store())
         .env("ASK_USER_CONFIG", sb.path("config.json"))
@@ -62,7 +63,7 @@ async fn a_tool_call_opens_the_form_in_a_tmux_popup_and_keys_typed_there_answer_
     let client_script = format!("exec tmux -L {} -f /dev/null attach -t main", server.socket);
     let mut pty = Pty::spawn(&sb, &client_script, 100, 30);
     std::thread::sleep(Duration::from_millis(300));
-    let cmd = mcp_in(&server, &sb);
+    let cmd = mcp_in(&server, &sb, "30");
     let client = ().serve(TokioChildProcess::new(cmd).unwrap()).await.unwrap();
     let args: Value = serde_json::from_str(PAYLOAD).unwrap();
     let call = tokio::spawn(async move {
@@ -118,7 +119,8 @@ async fn with_no_tmux_client_to_show_the_popup_the_call_says_to_attach() {
     let server = TmuxServer { socket: format!("ask-test-detached-{}", std::process::id()) };
     server.tmux(&["new-session", "-d", "-s", "main", "-x", "100", "-y", "30", "sleep 600"]);
     let listener = Listener::default();
-    let client = listener.clone().serve(TokioChildProcess::new(mcp_in(&server, &sb)).unwrap()).await.unwrap();
+    let client =
+        listener.clone().serve(TokioChildProcess::new(mcp_in(&server, &sb, "30")).unwrap()).await.unwrap();
     let params = CallToolRequestParams::new("ask_user")
         .with_arguments(serde_json::from_str::<Value>(PAYLOAD).unwrap().as_object().unwrap().clone());
     let request = ClientRequest::CallToolRequest(Request::new(params));
@@ -140,5 +142,43 @@ async fn with_no_tmux_client_to_show_the_popup_the_call_says_to_attach() {
         tokio::time::timeout(Duration::from_secs(20), handle.await_response()).await.expect("answered");
     let ServerResult::CallToolResult(result) = response.unwrap() else { panic!("a tool result") };
     assert_eq!(result.structured_content.unwrap()["answers"]["db"]["values"], json!(["sqlite"]));
+    let _ = client.cancel().await;
+}
+
+/// Two calls at once (parallel sub-agents) share one popup at a time. The second, queued
+/// behind a popup nobody answers, still ends when its own `--wait` runs out, counted from the
+/// call, with the "still open, call again" result; it does not first wait out the other's.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_call_queued_behind_another_popup_keeps_its_own_wait() {
+    if Command::new("tmux").arg("-V").output().is_err() {
+        panic!("tmux is needed for this test (.ci/run installs it)");
+    }
+    let sb = Sandbox::new();
+    sb.file("config.json", r#"{"mcp": {"presentation": ["tmux"]}}"#);
+    let server = TmuxServer { socket: format!("ask-test-queue-{}", std::process::id()) };
+    server.tmux(&["new-session", "-d", "-s", "main", "-x", "100", "-y", "30", "sleep 600"]);
+    let client_script = format!("exec tmux -L {} -f /dev/null attach -t main", server.socket);
+    let pty = Pty::spawn(&sb, &client_script, 100, 30);
+    std::thread::sleep(Duration::from_millis(300));
+    let client = ().serve(TokioChildProcess::new(mcp_in(&server, &sb, "4")).unwrap()).await.unwrap();
+    let start = Instant::now();
+    let mut calls = Vec::new();
+    for db in ["Which database?", "Which cache?"] {
+        let args: Value = serde_json::from_str(&PAYLOAD.replace("Which database?", db)).unwrap();
+        let params = CallToolRequestParams::new("ask_user").with_arguments(args.as_object().unwrap().clone());
+        let peer = client.peer().clone();
+        calls.push(tokio::spawn(async move { (peer.call_tool(params).await.unwrap(), start.elapsed()) }));
+    }
+    pty.wait_for("Which");
+    for call in calls {
+        let (result, took) =
+            tokio::time::timeout(Duration::from_secs(20), call).await.expect("ended").unwrap();
+        let text = serde_json::to_value(&result.content[0]).unwrap()["text"].as_str().unwrap().to_owned();
+        assert!(text.contains("has not answered yet"), "{text}");
+        assert!(
+            took < Duration::from_millis(6500),
+            "each call ends at its own 4 s wait, not after the other's: {took:?}"
+        );
+    }
     let _ = client.cancel().await;
 }

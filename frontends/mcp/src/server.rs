@@ -169,7 +169,15 @@ impl AskServer {
         ctx: &RequestContext<RoleServer>,
     ) -> Result<ToolResult, ErrorData> {
         self.record(id, form, key)?;
-        let turn = self.popup.lock().await; // one popup at a time; the others queue
+        // The call's wait starts now, also for a call queued behind another's popup: it sends
+        // its progress messages and ends at `--wait` while it queues, and a form answered
+        // meanwhile with `ask-user attach` returns at once.
+        let waiting = self.wait_for(id, form, key, ctx);
+        tokio::pin!(waiting);
+        let turn = tokio::select! {
+            result = &mut waiting => return result,
+            turn = self.popup.lock() => turn, // one popup at a time; the others queue
+        };
         let mut popup = present::popup_command(
             &self.options.bin,
             id,
@@ -180,12 +188,12 @@ impl AskServer {
             Ok(child) => child,
             Err(e) => {
                 tracing::warn!(error = %e, "tmux popup failed; waiting for `ask-user attach`");
-                return self.in_another_terminal(id, form, key, ctx).await;
+                drop(turn);
+                self.tell_to_attach(id, ctx).await;
+                return waiting.await;
             }
         };
         tracing::info!(flow = %id, "form shown in a tmux popup");
-        let waiting = self.wait_for(id, form, key, ctx);
-        tokio::pin!(waiting);
         tokio::select! {
             result = &mut waiting => return result, // kill_on_drop: a popup still up closes
             status = child.wait() => {
