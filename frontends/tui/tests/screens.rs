@@ -141,7 +141,8 @@ fn a_config_notice_shows_on_the_first_frame() {
     let mut term = MemoryTerminal::new(80, 24, None);
     let frame = term.draw(&std::sync::Arc::new(state.view()));
     let line = frame.lines().find(|l| l.starts_with("Config: ")).unwrap_or_else(|| panic!("{frame}"));
-    assert!(line.contains("config.json could not be read") && line.ends_with('…'), "one line: {line}");
+    assert!(line.contains("config.json could not be read"), "one line: {line}");
+    assert!(line.ends_with("… (? shows it all)"), "a cut notice says where the rest is: {line}");
     common::press(&mut state, "?");
     let overlay = term.draw(&std::sync::Arc::new(state.view()));
     assert!(

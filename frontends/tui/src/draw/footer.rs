@@ -13,11 +13,15 @@ use crate::text::{width, wrap};
 pub fn lines(view: &ViewModel, max: usize) -> Vec<Line<'static>> {
     let mut out = Vec::new();
     if let Some(n) = &view.notice {
-        // One line: the overlay has the whole story.
-        out.push(Line::styled(
-            crate::text::truncate(&crate::text::sanitize(n, false), max),
-            style::warning(),
-        ));
+        // One line: the overlay has the whole story, and a cut notice says where it is.
+        let n = crate::text::sanitize(n, false);
+        let line = if width(&n) <= max {
+            n.into_owned()
+        } else {
+            const MORE: &str = " (? shows it all)";
+            format!("{}{MORE}", crate::text::truncate(&n, max.saturating_sub(width(MORE))))
+        };
+        out.push(Line::styled(crate::text::truncate(&line, max), style::warning()));
     }
     if let Some(w) = &view.warning {
         out.extend(wrap(w, max).iter().map(|l| Line::styled(l.clone(), style::warning())));
