@@ -36,6 +36,27 @@ impl Drop for TmuxServer {
     }
 }
 
+/// A sandbox whose config shows forms in tmux only, and a private tmux server with one session
+/// (`name` keeps parallel tests' servers apart), no client attached yet.
+fn tmux_sandbox(name: &str) -> (Sandbox, TmuxServer) {
+    if Command::new("tmux").arg("-V").output().is_err() {
+        panic!("tmux is needed for this test (.ci/run installs it)");
+    }
+    let sb = Sandbox::new();
+    sb.file("config.json", r#"{"mcp": {"presentation": ["tmux"]}}"#);
+    let server = TmuxServer { socket: format!("ask-test-{name}-{}", std::process::id()) };
+    server.tmux(&["new-session", "-d", "-s", "main", "-x", "100", "-y", "30", "sleep 600"]);
+    (sb, server)
+}
+
+/// A terminal attached to the server's session, as the person at it has one.
+fn attach_client(server: &TmuxServer, sb: &Sandbox) -> Pty {
+    let client_script = format!("exec tmux -L {} -f /dev/null attach -t main", server.socket);
+    let pty = Pty::spawn(sb, &client_script, 100, 30);
+    std::thread::sleep(Duration::from_millis(300));
+    pty
+}
+
 /// `ask-user mcp --wait SECONDS` for a private tmux server's session, as a process inside it
 /// would start it.
 fn mcp_in(server: &TmuxServer, sb: &Sandbox, wait: &str) -> tokio::process::Command {
@@ -53,16 +74,8 @@ fn mcp_in(server: &TmuxServer, sb: &Sandbox, wait: &str) -> tokio::process::Comm
 
 #[tokio::test(flavor = "multi_thread")]
 async fn a_tool_call_opens_the_form_in_a_tmux_popup_and_keys_typed_there_answer_it() {
-    if Command::new("tmux").arg("-V").output().is_err() {
-        panic!("tmux is needed for this test (.ci/run installs it)");
-    }
-    let sb = Sandbox::new();
-    sb.file("config.json", r#"{"mcp": {"presentation": ["tmux"]}}"#);
-    let server = TmuxServer { socket: format!("ask-test-{}", std::process::id()) };
-    server.tmux(&["new-session", "-d", "-s", "main", "-x", "100", "-y", "30", "sleep 600"]);
-    let client_script = format!("exec tmux -L {} -f /dev/null attach -t main", server.socket);
-    let mut pty = Pty::spawn(&sb, &client_script, 100, 30);
-    std::thread::sleep(Duration::from_millis(300));
+    let (sb, server) = tmux_sandbox("popup");
+    let mut pty = attach_client(&server, &sb);
     let cmd = mcp_in(&server, &sb, "30");
     let client = ().serve(TokioChildProcess::new(cmd).unwrap()).await.unwrap();
     let args: Value = serde_json::from_str(PAYLOAD).unwrap();
@@ -111,13 +124,7 @@ impl ClientHandler for Listener {
 /// and an answer given there comes back as the result.
 #[tokio::test(flavor = "multi_thread")]
 async fn with_no_tmux_client_to_show_the_popup_the_call_says_to_attach() {
-    if Command::new("tmux").arg("-V").output().is_err() {
-        panic!("tmux is needed for this test (.ci/run installs it)");
-    }
-    let sb = Sandbox::new();
-    sb.file("config.json", r#"{"mcp": {"presentation": ["tmux"]}}"#);
-    let server = TmuxServer { socket: format!("ask-test-detached-{}", std::process::id()) };
-    server.tmux(&["new-session", "-d", "-s", "main", "-x", "100", "-y", "30", "sleep 600"]);
+    let (sb, server) = tmux_sandbox("detached");
     let listener = Listener::default();
     let client =
         listener.clone().serve(TokioChildProcess::new(mcp_in(&server, &sb, "30")).unwrap()).await.unwrap();
@@ -150,16 +157,8 @@ async fn with_no_tmux_client_to_show_the_popup_the_call_says_to_attach() {
 /// call, with the "still open, call again" result; it does not first wait out the other's.
 #[tokio::test(flavor = "multi_thread")]
 async fn a_call_queued_behind_another_popup_keeps_its_own_wait() {
-    if Command::new("tmux").arg("-V").output().is_err() {
-        panic!("tmux is needed for this test (.ci/run installs it)");
-    }
-    let sb = Sandbox::new();
-    sb.file("config.json", r#"{"mcp": {"presentation": ["tmux"]}}"#);
-    let server = TmuxServer { socket: format!("ask-test-queue-{}", std::process::id()) };
-    server.tmux(&["new-session", "-d", "-s", "main", "-x", "100", "-y", "30", "sleep 600"]);
-    let client_script = format!("exec tmux -L {} -f /dev/null attach -t main", server.socket);
-    let pty = Pty::spawn(&sb, &client_script, 100, 30);
-    std::thread::sleep(Duration::from_millis(300));
+    let (sb, server) = tmux_sandbox("queue");
+    let pty = attach_client(&server, &sb);
     let client = ().serve(TokioChildProcess::new(mcp_in(&server, &sb, "4")).unwrap()).await.unwrap();
     let start = Instant::now();
     let mut calls = Vec::new();
