@@ -4,20 +4,18 @@
 
 mod common;
 
+use common::Sandbox;
 use common::pty::Pty;
-use common::{Sandbox, bin};
 
 const CTRL_C: &str = "\x03";
 const UP: &str = "\x1b[A";
 const DOWN: &str = "\x1b[B";
 
+const PROJECT_SETUP: &str = include_str!("../../examples/project-setup.json");
+
 /// The real binary on `examples/project-setup.json` at `cols`×`rows`, its result to out.json.
 fn project_setup(sb: &Sandbox, cols: u16, rows: u16) -> Pty {
-    let example = concat!(env!("CARGO_MANIFEST_DIR"), "/../examples/project-setup.json");
-    let script = format!("exec '{}' ask '{example}' > out.json", bin().display());
-    let pty = Pty::spawn(sb, &script, cols, rows);
-    pty.wait_for("Which language");
-    pty
+    Pty::ask(sb, PROJECT_SETUP, cols, rows, &[], "Which language")
 }
 
 /// Fifteen lines typed into the answer editor of a 60×16 terminal: the terminal's cursor shows
@@ -86,13 +84,14 @@ fn up_and_down_move_between_the_rows_of_a_wrapped_answer() {
 #[test]
 fn a_headless_script_moves_between_rows_as_the_terminal_does() {
     let sb = Sandbox::new();
-    let example = concat!(env!("CARGO_MANIFEST_DIR"), "/../examples/project-setup.json");
+    let example = sb.file("p.json", PROJECT_SETUP);
     let long = "alpha beta gamma delta epsilon zeta eta theta iota kappa lambda mu nu xi omicron pi rho";
     let keys = sb.file(
         "keys",
         &format!("4\nenter\ntype \"{long}\"\nup\ntype \"X\"\ndown\ntype \"Y\"\nenter\nesc\nesc\n"),
     );
-    let r = sb.run(&["ask", example, "--size", "80x24", "--script", keys.to_str().unwrap()]);
+    let r =
+        sb.run(&["ask", example.to_str().unwrap(), "--size", "80x24", "--script", keys.to_str().unwrap()]);
     assert_eq!(r.code, 1, "cancelled at the end: {}", r.stderr);
     let answer = "alpha beta gamXma delta epsilon zeta eta theta iota kappa lambda mu nu xi omicron pi rhoY";
     assert_eq!(r.json()["details"]["answers"]["language"]["customText"], answer, "{}", r.stdout);

@@ -8,18 +8,14 @@ mod common;
 use std::time::{Duration, Instant};
 
 use common::pty::Pty;
-use common::{PAYLOAD, Sandbox, bin};
+use common::{PAYLOAD, Sandbox};
 
 const BEL: &[u8] = b"\x07";
 const FOCUS_OUT: &str = "\x1b[O";
 
 fn open(sb: &Sandbox, ui: &str, env: &[(&str, &str)]) -> Pty {
-    sb.file("p.json", PAYLOAD);
     sb.file("config.json", &format!(r#"{{"ui":{ui}}}"#));
-    let script = format!("exec '{}' ask < p.json > out.json", bin().display());
-    let pty = Pty::spawn_with(sb, &script, 80, 24, env);
-    pty.wait_for("Which database?");
-    pty
+    Pty::ask(sb, PAYLOAD, 80, 24, env, "Which database?")
 }
 
 /// Waits up to two seconds for `bytes` in what the program wrote.

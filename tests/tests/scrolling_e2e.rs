@@ -4,9 +4,9 @@
 
 mod common;
 
+use common::Sandbox;
 use common::pty::Pty;
-use common::{Sandbox, bin};
-use serde_json::{Value, json};
+use serde_json::json;
 
 const CTRL_C: &str = "\x03";
 const PAGE_DOWN: &str = "\x1b[6~";
@@ -17,10 +17,6 @@ const LONG_ANSWERS: &str = include_str!("../fixtures/payloads/long-answers.json"
 /// A 45-line preview, every seventh line long enough to wrap (shared with the screen tests).
 const WRAPPING_PREVIEW: &str = include_str!("../fixtures/payloads/wrapping-preview.json");
 
-fn out(sb: &Sandbox) -> Value {
-    serde_json::from_str(&std::fs::read_to_string(sb.path("out.json")).unwrap()).unwrap()
-}
-
 /// PageDown pressed past the end of the review summary, then PageUp: the first PageUp moves the
 /// summary. The frame that drew the summary at its end recorded so in the log (the engine
 /// cannot know how many lines the summary takes at the terminal's width), and the flow's
@@ -28,9 +24,7 @@ fn out(sb: &Sandbox) -> Value {
 #[test]
 fn paging_up_after_paging_down_past_the_summary_end_moves_at_once() {
     let sb = Sandbox::new();
-    sb.file("p.json", LONG_ANSWERS);
-    let script = format!("exec '{}' ask < p.json > out.json", bin().display());
-    let mut pty = Pty::spawn(&sb, &script, 100, 12);
+    let mut pty = Pty::ask(&sb, LONG_ANSWERS, 100, 12, &[], "Pick 1?");
     for i in 1..=8 {
         pty.wait_for(&format!("Pick {i}?"));
         pty.send("1");
@@ -47,7 +41,7 @@ fn paging_up_after_paging_down_past_the_summary_end_moves_at_once() {
     pty.send("1");
     pty.send("1");
     assert_eq!(pty.wait_exit(), 0);
-    assert_eq!(out(&sb)["details"]["answers"]["q8"]["values"], json!(["a"]));
+    assert_eq!(sb.out()["details"]["answers"]["q8"]["values"], json!(["a"]));
     let id = sb.run(&["log", "list"]).stdout.split_whitespace().next().unwrap().to_owned();
     let log = sb.run(&["log", "show", &id]).stdout;
     assert!(log.contains("review summary drawn at its end"), "{log}");
@@ -60,7 +54,7 @@ fn paging_up_after_paging_down_past_the_summary_end_moves_at_once() {
     );
     let replayed = sb.run(&["log", "replay", exported.to_str().unwrap()]);
     assert_eq!(replayed.code, 0, "{}", replayed.stderr);
-    assert_eq!(replayed.json(), out(&sb), "the replayed result is the live one");
+    assert_eq!(replayed.json(), sb.out(), "the replayed result is the live one");
 }
 
 /// A preview whose lines wrap, paged down past its end in the real binary: its last line is
@@ -70,11 +64,8 @@ fn paging_up_after_paging_down_past_the_summary_end_moves_at_once() {
 #[test]
 fn a_wrapped_preview_pages_to_its_end_and_back_at_once() {
     let sb = Sandbox::new();
-    sb.file("p.json", WRAPPING_PREVIEW);
-    let script = format!("exec '{}' ask < p.json > out.json", bin().display());
     // A pane of about forty rows: its last page starts more than a PageUp above the end.
-    let mut pty = Pty::spawn(&sb, &script, 80, 50);
-    pty.wait_for("Which?");
+    let mut pty = Pty::ask(&sb, WRAPPING_PREVIEW, 80, 50, &[], "Which?");
     for _ in 0..8 {
         pty.send(PAGE_DOWN);
     }

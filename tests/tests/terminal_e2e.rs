@@ -6,24 +6,16 @@ mod common;
 
 use common::pty::Pty;
 use common::{PAYLOAD, Sandbox, bin};
-use serde_json::{Value, json};
+use serde_json::json;
 
 const DOWN: &str = "\x1b[B";
 const TAB: &str = "\t";
 const ENTER: &str = "\r";
 const CTRL_C: &str = "\x03";
 
-fn out(sb: &Sandbox) -> Value {
-    serde_json::from_str(&std::fs::read_to_string(sb.path("out.json")).unwrap()).unwrap()
-}
-
-/// `ask-user ask < p.json > out.json`: payload on stdin, result on stdout, UI on the terminal.
+/// The shared two-question payload answered in a `cols`×`rows` terminal ([`Pty::ask`]).
 fn start(sb: &Sandbox, cols: u16, rows: u16) -> Pty {
-    sb.file("p.json", PAYLOAD);
-    let script = format!("exec '{}' ask < p.json > out.json", bin().display());
-    let pty = Pty::spawn(sb, &script, cols, rows);
-    pty.wait_for("Which database?");
-    pty
+    Pty::ask(sb, PAYLOAD, cols, rows, &[], "Which database?")
 }
 
 #[test]
@@ -40,7 +32,7 @@ fn two_question_form_answered_by_keys_with_stdin_and_stdout_redirected() {
     pty.wait_for("Press 1 again to Submit");
     pty.send("1");
     assert_eq!(pty.wait_exit(), 0);
-    let r = out(&sb);
+    let r = sb.out();
     assert_eq!(r["content"][0]["text"], "Database: SQLite\nExtras: CI, Lint");
     assert_eq!(r["details"]["answers"]["extras"]["indices"], json!([1, 3]));
     assert_eq!(pty.modes(), (false, false, false), "terminal restored");
@@ -52,15 +44,12 @@ fn two_question_form_answered_by_keys_with_stdin_and_stdout_redirected() {
 #[test]
 fn keys_arriving_together_answer_the_form_as_if_typed_one_at_a_time() {
     let sb = Sandbox::new();
-    sb.file("p.json", PAYLOAD);
-    let script = format!("exec '{}' ask < p.json > out.json", bin().display());
-    let mut pty = Pty::spawn_with(&sb, &script, 80, 24, &[("ASK_LOG", "ask_user=debug")]);
-    pty.wait_for("Which database?");
+    let mut pty = Pty::ask(&sb, PAYLOAD, 80, 24, &[("ASK_LOG", "ask_user=debug")], "Which database?");
     pty.send(&["2", "1", "3", TAB, "1", "1", "xyz"].concat());
     assert_eq!(pty.wait_exit(), 0);
     let diagnostics = std::fs::read_to_string(sb.path("logs/ask-user.log")).unwrap();
     assert!(diagnostics.contains("events committed together"), "one commit for the burst:\n{diagnostics}");
-    let r = out(&sb);
+    let r = sb.out();
     assert_eq!(r["content"][0]["text"], "Database: SQLite\nExtras: CI, Lint");
     assert_eq!(r["details"]["answers"]["extras"]["indices"], json!([1, 3]));
     let id = sb.run(&["log", "list"]).stdout.split_whitespace().next().unwrap().to_owned();
@@ -83,7 +72,7 @@ fn a_paste_arrives_as_one_event_with_its_newlines() {
     pty.send("1");
     pty.send("1");
     assert_eq!(pty.wait_exit(), 0);
-    assert_eq!(out(&sb)["details"]["answers"]["db"]["customText"], "Zig\nthen Rust");
+    assert_eq!(sb.out()["details"]["answers"]["db"]["customText"], "Zig\nthen Rust");
     let id = sb.run(&["log", "list"]).stdout.split_whitespace().next().unwrap().to_owned();
     let log = sb.run(&["log", "show", &id]);
     assert!(log.stdout.contains("paste \"Zig\\r\\nthen Rust\""), "{}", log.stdout);
@@ -110,7 +99,7 @@ fn ctrl_c_on_a_clean_flow_leaves_at_once() {
     let mut pty = start(&sb, 80, 24);
     pty.send(CTRL_C);
     assert_eq!(pty.wait_exit(), 1);
-    assert_eq!(out(&sb)["details"]["cancelled"], true);
+    assert_eq!(sb.out()["details"]["cancelled"], true);
 }
 
 #[test]
@@ -123,7 +112,7 @@ fn ctrl_c_on_a_dirty_flow_warns_then_leaves() {
     pty.send(DOWN);
     pty.send(CTRL_C);
     assert_eq!(pty.wait_exit(), 1);
-    let r = out(&sb);
+    let r = sb.out();
     assert_eq!(r["details"]["cancelled"], true);
     assert_eq!(r["details"]["answers"]["db"]["values"], json!(["pg"]), "committed answers are kept");
 }
@@ -189,11 +178,8 @@ fn editing_the_config_while_a_form_is_open_reaches_the_form() {
 #[test]
 fn in_a_kitty_terminal_kitty_encoded_keys_mean_the_same_as_legacy_ones() {
     let sb = Sandbox::new();
-    sb.file("p.json", PAYLOAD);
-    let script = format!("exec '{}' ask < p.json > out.json", bin().display());
     let env = [("TERM", "xterm-kitty"), ("ASK_USER_KEYBOARD_PROBE", "1")];
-    let mut pty = Pty::spawn_with(&sb, &script, 80, 24, &env);
-    pty.wait_for("Which database?");
+    let mut pty = Pty::ask(&sb, PAYLOAD, 80, 24, &env, "Which database?");
     std::thread::sleep(std::time::Duration::from_millis(100));
     assert!(pty.wrote(b"\x1b[>1u"), "kitty flags pushed for a kitty terminal");
     pty.send("\x1b[110;2u"); // kitty shift+n: the question-note key, like a legacy "N"
@@ -206,7 +192,7 @@ fn in_a_kitty_terminal_kitty_encoded_keys_mean_the_same_as_legacy_ones() {
     pty.send("\x1b[27u");
     assert_eq!(pty.wait_exit(), 1);
     assert!(pty.wrote(b"\x1b[<1u"), "and popped on exit");
-    assert_eq!(out(&sb)["details"]["answers"]["db"]["note"], "kitty");
+    assert_eq!(sb.out()["details"]["answers"]["db"]["note"], "kitty");
 }
 
 #[test]
@@ -367,7 +353,7 @@ fn a_large_payload_is_answered_in_a_terminal_and_recorded_on_a_fresh_and_a_used_
         pty.send("1");
         assert_eq!(pty.wait_exit(), 0, "run {run}; screen:\n{}", pty.screen());
         let value = format!("v{}", key.parse::<u32>().unwrap() - 1);
-        assert_eq!(out(&sb)["details"]["answers"]["a"]["values"], json!([value]), "run {run}");
+        assert_eq!(sb.out()["details"]["answers"]["a"]["values"], json!([value]), "run {run}");
         let listed = sb.run(&["log", "list"]);
         assert_eq!(
             listed.stdout.lines().filter(|l| l.contains("submitted")).count(),
@@ -407,5 +393,5 @@ fn the_form_shows_while_another_process_writes_the_store_and_keys_wait_for_it() 
     pty.wait_for("Press 1 again to Submit");
     pty.send("1");
     assert_eq!(pty.wait_exit(), 0);
-    assert_eq!(out(&sb)["details"]["answers"]["extras"]["indices"], json!([1, 3]));
+    assert_eq!(sb.out()["details"]["answers"]["extras"]["indices"], json!([1, 3]));
 }

@@ -9,11 +9,7 @@ use std::time::{Duration, Instant};
 
 use common::pty::Pty;
 use common::{PAYLOAD, Sandbox, bin};
-use serde_json::{Value, json};
-
-fn out(sb: &Sandbox) -> Value {
-    serde_json::from_str(&std::fs::read_to_string(sb.path("out.json")).unwrap()).unwrap()
-}
+use serde_json::json;
 
 fn start(sb: &Sandbox, args: &str) -> Pty {
     sb.file("p.json", PAYLOAD);
@@ -32,7 +28,7 @@ fn spec13_1_a_form_times_out_with_its_answers_and_resumes_where_it_stopped() {
     let screen = pty.wait_for("s left");
     assert!(screen.lines().next().unwrap().contains("⏱"), "the countdown is at the top: {screen}");
     assert_eq!(pty.wait_exit_within(Duration::from_secs(10)), 1, "reported like a cancel");
-    let r = out(&sb);
+    let r = sb.out();
     let d = &r["details"];
     assert_eq!((d["timedOut"].clone(), d["cancelled"].clone()), (json!(true), json!(true)), "{r}");
     assert_eq!(d["answers"]["db"]["values"], json!(["sqlite"]));
@@ -76,7 +72,7 @@ fn spec13_1_an_open_editor_is_not_cut_off_while_someone_types() {
         idle >= Duration::from_millis(4500),
         "closed only after the editor was idle 5 s (closed {idle:?} after the last key)"
     );
-    assert_eq!(out(&sb)["details"]["timedOut"], true);
+    assert_eq!(sb.out()["details"]["timedOut"], true);
 }
 
 #[test]
@@ -85,7 +81,7 @@ fn spec13_1_the_config_sets_a_timeout_for_every_form() {
     sb.file("config.json", r#"{"ui":{"timeoutSeconds":1}}"#);
     let mut pty = start(&sb, "");
     assert_eq!(pty.wait_exit_within(Duration::from_secs(10)), 1);
-    assert_eq!(out(&sb)["details"]["timedOut"], true);
+    assert_eq!(sb.out()["details"]["timedOut"], true);
     // And --timeout 0 turns it off for one form.
     let sb2 = Sandbox::new();
     sb2.file("config.json", r#"{"ui":{"timeoutSeconds":1}}"#);

@@ -37,6 +37,11 @@ impl Run {
 }
 
 impl Sandbox {
+    /// The result a run wrote to out.json.
+    pub fn out(&self) -> serde_json::Value {
+        serde_json::from_str(&std::fs::read_to_string(self.path("out.json")).unwrap()).unwrap()
+    }
+
     pub fn new() -> Sandbox {
         Sandbox { dir: tempfile::tempdir().unwrap() }
     }

@@ -26,6 +26,17 @@ fn size(cols: u16, rows: u16) -> PtySize {
 }
 
 impl Pty {
+    /// `ask-user ask < p.json > out.json` on a `cols`×`rows` terminal, with `payload` as
+    /// p.json and `env` added: the payload on stdin, the result on stdout, the form on the
+    /// terminal. Returns once the screen shows `first`.
+    pub fn ask(sb: &Sandbox, payload: &str, cols: u16, rows: u16, env: &[(&str, &str)], first: &str) -> Pty {
+        sb.file("p.json", payload);
+        let script = format!("exec '{}' ask < p.json > out.json", super::bin().display());
+        let pty = Pty::spawn_with(sb, &script, cols, rows, env);
+        pty.wait_for(first);
+        pty
+    }
+
     /// Runs `sh -c script` in the sandbox directory on a `cols`×`rows` terminal.
     pub fn spawn(sb: &Sandbox, script: &str, cols: u16, rows: u16) -> Pty {
         Pty::spawn_with(sb, script, cols, rows, &[])
