@@ -60,10 +60,7 @@ impl Screen {
             self.term.resize(size.width, size.height);
             self.size = size;
         }
-        let drawn = self.term.render(&Arc::new(session.state().view()));
-        if !drawn.is_empty() {
-            session.push_all(&drawn)?;
-        }
+        session.push_all(&self.term.render(&Arc::new(session.state().view())))?;
         Ok(())
     }
 }

@@ -89,7 +89,10 @@ pub(crate) fn interactive(
     // The first frame is up; keys typed from now on wait in the terminal until the opening
     // commit is durable, and a failed one ends the run at once.
     session.opened()?;
-    record_drawn(session, first)?;
+    // What a frame asked to record (a summary or preview drawn clamped to its end, an editor
+    // drawn at a new width) is committed and applied at once: the frame already shows the state
+    // it leads to, and the next key must find it applied. It is rare, and usually nothing.
+    session.push_all(&first)?;
     let mut shown_countdown = clock.countdown();
     let mut next_input = None;
     while session.state().outcome().is_none() {
@@ -159,23 +162,11 @@ pub(crate) fn interactive(
         shown_countdown = countdown;
         if redraw {
             let drawn = term.draw(&view(session.state(), &clock))?;
-            record_drawn(session, drawn)?;
+            session.push_all(&drawn)?;
         }
     }
     drop(term);
     finish(session.state(), session.id(), report)
-}
-
-/// Commits and applies the events a frame asked to record (the review summary or a preview
-/// drawn clamped to its end, an editor drawn at a new width). The frame already shows the
-/// state they lead to, so nothing is drawn again; they are rare (a page key past an end, an
-/// editor's first frame at a width), so they get a commit of their own rather than waiting to
-/// ride with the next key, which must already find them applied.
-fn record_drawn(session: &mut DurableFlow, drawn: Vec<Event>) -> anyhow::Result<()> {
-    if !drawn.is_empty() {
-        session.push_all(&drawn)?;
-    }
-    Ok(())
 }
 
 /// Notices when the config file changes on disk while a flow is open.
