@@ -127,16 +127,11 @@ pub fn lines_near(text: &str, cursor: usize, n: usize) -> Range<usize> {
     start..end
 }
 
-/// Editor text as rows of at most `max` cells, and the cursor's (row, column).
-pub fn layout(text: &str, cursor: usize, max: usize) -> (Vec<String>, (usize, usize)) {
-    layout_range(text, 0..text.len(), cursor, max)
-}
-
-/// [`layout`] of only the text lines within `rows` lines of the cursor's: every row a pane
-/// `rows` tall scrolled to the cursor can show, as it would be laid out in the whole text, and
-/// the cursor's (row, column) among them. A pasted log of thousands of lines then costs each
-/// frame what the screen shows (one text line far longer than the screen is still laid out
-/// whole: its rows depend on all of it).
+/// Editor text as rows of at most `max` cells and the cursor's (row, column) among them, laying
+/// out only the text lines within `rows` lines of the cursor's: every row a pane `rows` tall
+/// scrolled to the cursor can show, as it would be laid out in the whole text. A pasted log of
+/// thousands of lines then costs each frame what the screen shows (one text line far longer
+/// than the screen is still laid out whole: its rows depend on all of it).
 pub fn layout_near(text: &str, cursor: usize, max: usize, rows: usize) -> (Vec<String>, (usize, usize)) {
     layout_range(text, lines_near(text, cursor, rows), cursor, max)
 }
@@ -184,7 +179,12 @@ mod tests {
     use proptest::prelude::*;
     use unicode_segmentation::UnicodeSegmentation;
 
-    use super::{layout, layout_near, lines_near, row_move, row_move_in};
+    use super::{layout_near, layout_range, lines_near, row_move, row_move_in};
+
+    /// The whole text laid out: what the windowed layout and moves are held to.
+    fn layout(text: &str, cursor: usize, max: usize) -> (Vec<String>, (usize, usize)) {
+        layout_range(text, 0..text.len(), cursor, max)
+    }
 
     /// Texts of short lines, long lines, blank lines, runs of spaces and wide characters, with a
     /// cursor on one of their grapheme boundaries.

@@ -3,7 +3,7 @@
 
 mod layout;
 
-pub use layout::{layout, layout_near, lines_near};
+pub use layout::{layout_near, lines_near};
 
 use serde::{Deserialize, Serialize};
 use unicode_segmentation::{GraphemeCursor, UnicodeSegmentation};
@@ -160,7 +160,7 @@ impl TextBuffer {
 
     /// Moves one row up (`up`) or down; from the first (last) row, to the text's start (end).
     /// With `wrap`, the rows are the ones the editor was last drawn with, that many cells wide
-    /// ([`layout`]), and the cursor keeps its cell column; without it (no frame has said yet
+    /// ([`layout_near`]), and the cursor keeps its cell column; without it (no frame has said yet
     /// how wide the editor is), the rows are the text's lines and the cursor keeps its
     /// grapheme column.
     pub fn vertical(&mut self, up: bool, wrap: Option<usize>) {
