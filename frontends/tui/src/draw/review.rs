@@ -20,17 +20,18 @@ const ACTIONS_WIDTH: u16 = 24;
 /// and two rows of summary (one answer and the marker saying how many more there are). Without
 /// them a short terminal showed "Press 1 again to Submit" over nothing to submit.
 pub fn essential_rows(r: &ReviewView, width: u16) -> u16 {
-    let actions = 2 + r.actions.len() as u16;
+    let mut head = actions(r);
     if width >= SIDE_BY_SIDE {
-        return actions + if r.hint.is_some() { 2 } else { 0 }; // the hint: one full-width line
+        return head.len() as u16 + if r.hint.is_some() { 2 } else { 0 }; // the hint: one full-width line
     }
-    let hint = r.hint.as_ref().map_or(0, |h| 1 + crate::text::wrap(h, width as usize).len() as u16);
-    actions + hint + 1 + 2
+    if let Some(hint) = &r.hint {
+        hint_under(&mut head, hint, width);
+    }
+    head.len() as u16 + 1 + 2
 }
 
-/// Draws the review tab; returns the end the summary was drawn at when its scroll position lay
-/// past it, for the runtime to record (see [`ask_engine::Event::SummaryClamped`]).
-pub fn render(frame: &mut Frame, area: Rect, r: &ReviewView) -> Option<SummaryEdge> {
+/// "Ready to send?" and the three actions, the highlighted one marked.
+fn actions(r: &ReviewView) -> Lines {
     let mut actions = Lines::default();
     actions.push(vec![Span::styled("Ready to send?", style::bold())]);
     actions.blank();
@@ -40,6 +41,19 @@ pub fn render(frame: &mut Frame, area: Rect, r: &ReviewView) -> Option<SummaryEd
         let label_style = if here { style::accent() } else { Default::default() };
         actions.push(vec![p, Span::styled(format!("{}. {}", a.index() + 1, a.title()), label_style)]);
     }
+    actions
+}
+
+/// The double-press hint under the actions, where the summary goes under them too.
+fn hint_under(actions: &mut Lines, hint: &str, width: u16) {
+    actions.blank();
+    actions.wrapped(hint, 0, width as usize, style::warning());
+}
+
+/// Draws the review tab; returns the end the summary was drawn at when its scroll position lay
+/// past it, for the runtime to record (see [`ask_engine::Event::SummaryClamped`]).
+pub fn render(frame: &mut Frame, area: Rect, r: &ReviewView) -> Option<SummaryEdge> {
+    let mut actions = actions(r);
     let side_by_side = area.width >= SIDE_BY_SIDE;
     // Laid out once, at the width it is drawn at; from the top, no more lines are built than
     // the pane can show from the scroll position on (the rest are counted for the `↓ N more`
@@ -78,8 +92,7 @@ pub fn render(frame: &mut Frame, area: Rect, r: &ReviewView) -> Option<SummaryEd
             Rect { height: row.saturating_sub(1).max(1), ..area }
         }
         Some(hint) => {
-            actions.blank();
-            actions.wrapped(hint, 0, area.width as usize, style::warning());
+            hint_under(&mut actions, hint, area.width);
             area
         }
         None => area,
