@@ -1,8 +1,9 @@
 //! Where each part of the screen goes: a pure function of the area and the view model, and the
 //! policy for what gives way when rows run out (issue 12.24). When everything does not fit,
 //! footer hints go first (one line at a time), then the blank spacer rows, then option
-//! descriptions. The prompt's first line and the cursor's row are never dropped; an option list
-//! that still does not fit scrolls, with "↑ N more" / "↓ N more" (or "k/N") markers.
+//! descriptions, whose rows then go back to the spacers and hints where they fit. The prompt's
+//! first line and the cursor's row are never dropped; an option list that still does not fit
+//! scrolls, with "↑ N more" / "↓ N more" (or "k/N") markers.
 
 use ask_engine::ViewModel;
 use ask_engine::project::view::{Body, QuestionView};
@@ -77,11 +78,15 @@ pub fn layout(area: Rect, view: &ViewModel) -> Areas {
     };
     // Give up rows in the policy's order until everything fits; if nothing does, the content
     // scrolls anyway, and the hints keep at most a third of the screen, as they always had.
-    let mut candidates =
-        (0..=all_hints).rev().map(|hints| Plan { hints, spacers: true, descriptions: true }).chain([
-            Plan { hints: 0, spacers: false, descriptions: true },
-            Plan { hints: 0, spacers: false, descriptions: false },
-        ]);
+    // Once the descriptions are gone, the rows they freed go back to the spacers and the hints
+    // (in that order): dropping them did not make room for the descriptions, so they cost nothing.
+    let hints_then = |spacers, descriptions| {
+        (0..=all_hints).rev().map(move |hints| Plan { hints, spacers, descriptions })
+    };
+    let mut candidates = hints_then(true, true)
+        .chain([Plan { hints: 0, spacers: false, descriptions: true }])
+        .chain(hints_then(true, false))
+        .chain([Plan { hints: 0, spacers: false, descriptions: false }]);
     let plan = candidates.find(|&p| fits(p)).unwrap_or_else(|| {
         let room = (area.height / 3).saturating_sub(fixed);
         Plan { hints: all_hints.min(room), spacers: true, descriptions: true }

@@ -38,7 +38,7 @@ fn laid_out(raw: &Value, width: u16, height: u16, script: &str) -> (Areas, Strin
 #[case::one_hint_line_goes_first(13, 1, true, true)]
 #[case::then_the_other(12, 0, true, true)]
 #[case::then_the_spacer(10, 0, false, true)]
-#[case::then_the_descriptions(9, 0, false, false)]
+#[case::then_the_descriptions_and_the_spacer_comes_back(9, 0, true, false)]
 #[case::at_the_smallest_screen(7, 0, true, false)]
 fn rows_give_way_in_the_policys_order(
     #[case] height: u16,
@@ -57,6 +57,39 @@ fn rows_give_way_in_the_policys_order(
     let all_rows =
         ["1. Rust", "2. Go", "3. TypeScript", "4. Type your own"].iter().all(|r| frame.contains(r));
     assert!(all_rows || frame.contains("more") || frame.contains("/4"), "hidden rows are announced: {frame}");
+}
+
+/// A prompt the head has no room for is cut with `…` on its last shown line, so it does not read
+/// as the whole question; one that fits is not marked.
+#[rstest]
+#[case::cut_on_the_smallest_screen(24, 7, true)]
+#[case::cut_on_a_short_one(24, 9, true)]
+#[case::whole_when_it_fits(24, 14, false)]
+#[case::whole_on_one_line(80, 7, false)]
+fn a_cut_prompt_ends_with_an_ellipsis(#[case] width: u16, #[case] height: u16, #[case] cut: bool) {
+    let (_, frame) = laid_out(&form(), width, height, "");
+    let prompt: Vec<&str> = frame.lines().skip(2).take_while(|l| !l.contains("1. Rust")).collect();
+    let shown = prompt.iter().map(|l| l.trim()).filter(|l| !l.is_empty()).collect::<Vec<_>>().join(" ");
+    assert!(shown.starts_with("Which language"), "{frame}");
+    assert_eq!(shown.trim_end().ends_with('…'), cut, "{frame}");
+    assert_eq!(shown.contains("written in?"), !cut, "{frame}");
+    assert!(frame.lines().all(|l| l.chars().count() <= usize::from(width)), "{frame}");
+}
+
+/// Dropping the descriptions frees more rows than they needed on a narrow screen (each wraps):
+/// those rows go back to the spacer, then to the hints, instead of staying blank at the bottom.
+#[rstest]
+#[case::the_spacer(10, 0)]
+#[case::the_spacer_and_a_hint_line(12, 1)]
+fn rows_the_descriptions_freed_go_back_to_the_hints(#[case] height: u16, #[case] hints: u16) {
+    let (areas, frame) = laid_out(&form(), 30, height, "");
+    let q = areas.question.unwrap();
+    assert!(!q.descriptions, "the descriptions need more rows than there are: {frame}");
+    assert!(areas.body.y > areas.header.height, "the spacer is back: {frame}");
+    assert_eq!(areas.footer.height, hints, "{frame}");
+    assert_eq!(frame.contains("↑↓ move"), hints > 0, "{frame}");
+    let last = frame.lines().nth(usize::from(height) - 1).unwrap_or("");
+    assert!(!last.trim().is_empty(), "no blank rows left at the bottom: {frame}");
 }
 
 #[rstest]

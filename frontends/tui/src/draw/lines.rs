@@ -155,6 +155,37 @@ impl Lines {
     }
 }
 
+/// `line` ending in `…` within `width` cells: the mark of a line whose text goes on below it,
+/// out of sight. Its last characters give way to the mark when the line is full.
+pub fn cut(line: &Line<'static>, width: usize) -> Line<'static> {
+    let room = width.saturating_sub(1);
+    let mut spans = Vec::with_capacity(line.spans.len() + 1);
+    let mut used = 0;
+    let mut style = line.style;
+    for span in &line.spans {
+        style = line.style.patch(span.style);
+        let w = crate::text::width(&span.content);
+        if used + w <= room {
+            used += w;
+            spans.push(span.clone());
+            continue;
+        }
+        let mut kept = String::new();
+        for g in unicode_segmentation::UnicodeSegmentation::graphemes(span.content.as_ref(), true) {
+            let gw = crate::text::width(g);
+            if used + gw > room {
+                break;
+            }
+            kept.push_str(g);
+            used += gw;
+        }
+        spans.push(Span::styled(kept, span.style));
+        break;
+    }
+    spans.push(Span::styled("…", style));
+    Line::from(spans).style(line.style)
+}
+
 /// An editor's rows and cursor cell, as [`ask_engine::editor::layout_near`] gives them.
 type EditorRows = Rc<(Vec<String>, (usize, usize))>;
 
@@ -189,4 +220,28 @@ fn editor_layout(text: &str, cursor: usize, max: usize, rows: usize) -> EditorRo
         *kept = Some((key, laid_out.clone()));
         laid_out
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The cut mark fits the width whatever fills the line: room to spare, a full line of
+    /// narrow characters, a full line of wide ones (a wide character is never split).
+    #[rstest::rstest]
+    #[case::room_to_spare("Which language", 24, "Which language…")]
+    #[case::full_of_narrow("abcdef", 6, "abcde…")]
+    #[case::full_of_wide("数据库选择", 10, "数据库选…")]
+    #[case::wide_one_cell_short("数据库选择", 9, "数据库选…")]
+    fn a_cut_line_ends_with_the_mark_within_its_width(
+        #[case] text: &str,
+        #[case] width: usize,
+        #[case] shown: &str,
+    ) {
+        let line = Line::from(vec![Span::raw(""), Span::styled(text.to_owned(), crate::style::bold())]);
+        let cut = cut(&line, width);
+        assert_eq!(cut.to_string(), shown);
+        assert!(cut.width() <= width);
+        assert_eq!(cut.spans.last().map(|s| s.style), Some(crate::style::bold()), "the mark is styled like the text");
+    }
 }

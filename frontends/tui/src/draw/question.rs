@@ -40,8 +40,16 @@ pub fn render(frame: &mut Frame, areas: &QuestionAreas, q: &QuestionView) -> Vec
 
 /// Draws a question's head. A question-note editor taller than the head scrolls to its cursor
 /// under the prompt's first line, which stays (issue 12.24: it is never dropped).
-fn draw_head(frame: &mut Frame, area: Rect, lines: Lines) {
+/// A head cut short with no editor in it (a long prompt on a short screen) ends its last
+/// shown line with `…`, so a cut prompt does not read as the whole question.
+fn draw_head(frame: &mut Frame, area: Rect, mut lines: Lines) {
     let height = area.height as usize;
+    if lines.cursor.is_none() && lines.lines.iter().skip(height).any(|l| l.width() > 0) {
+        lines.lines.truncate(height);
+        if let Some(last) = lines.lines.last_mut() {
+            *last = super::lines::cut(last, area.width as usize);
+        }
+    }
     if height < 2 || lines.scroll_for(height) == 0 {
         return draw_lines(frame, area, lines);
     }
