@@ -44,6 +44,27 @@ fn log_prune_deletes_finished_flows_and_keeps_open_ones() {
     assert_eq!(bad.code, 64, "a bad age is a usage error: {}", bad.stderr);
 }
 
+/// `log show` and `log export` without an id take the newest flow: the one a bug report is
+/// about, without a trip through `log list` first. An empty store says so in one line.
+#[test]
+fn log_show_and_export_default_to_the_newest_flow() {
+    let sb = Sandbox::new();
+    let empty = sb.run(&["log", "show"]);
+    assert_eq!(empty.code, 5, "{}", empty.stderr);
+    assert_eq!(empty.stderr.trim().lines().count(), 1, "{}", empty.stderr);
+    assert!(empty.stderr.contains("no flows"), "{}", empty.stderr);
+    let p = sb.file("p.json", PAYLOAD);
+    sb.run(&["ask", s(&p), "--id", "older", "--script", s(&sb.file("k1", "esc\n"))]);
+    sb.run(&["ask", s(&p), "--id", "newer", "--script", s(&sb.file("k2", "down\ndown\n"))]);
+    let shown = sb.run(&["log", "show"]);
+    assert_eq!(shown.code, 0, "{}", shown.stderr);
+    assert_eq!(shown.stdout, sb.run(&["log", "show", "newer"]).stdout);
+    assert!(shown.stdout.contains("key down") && !shown.stdout.contains("key esc"), "{}", shown.stdout);
+    let exported = sb.run(&["log", "export"]).stdout;
+    assert_eq!(exported, sb.run(&["log", "export", "newer"]).stdout);
+    assert!(exported.contains("\"newer\""), "{exported}");
+}
+
 #[test]
 fn log_export_help_warns_that_the_file_holds_every_keystroke() {
     let help = Sandbox::new().run(&["log", "export", "--help"]).stdout;

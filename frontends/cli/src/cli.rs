@@ -221,8 +221,8 @@ pub enum LogCommand {
     List(StoreArgs),
     /// Show a flow's events, one line each.
     Show {
-        /// The flow id.
-        flow_id: String,
+        /// The flow id (default: the newest flow).
+        flow_id: Option<String>,
         #[command(flatten)]
         store: StoreArgs,
     },
@@ -231,8 +231,8 @@ pub enum LogCommand {
     /// The file holds every keystroke of the flow, drafts and pasted text included: read it
     /// before you share it.
     Export {
-        /// The flow id.
-        flow_id: String,
+        /// The flow id (default: the newest flow).
+        flow_id: Option<String>,
         /// Write here instead of stdout.
         #[arg(short, long, value_name = "FILE")]
         output: Option<PathBuf>,

@@ -13,8 +13,14 @@ use crate::runtime::{Report, finish};
 pub fn run_log(command: &LogCommand) -> anyhow::Result<Status> {
     match command {
         LogCommand::List(store) => list(&open(store)?),
-        LogCommand::Show { flow_id, store } => show(&open(store)?, flow_id),
-        LogCommand::Export { flow_id, output, store } => export(&open(store)?, flow_id, output.as_deref()),
+        LogCommand::Show { flow_id, store } => {
+            let store = open(store)?;
+            show(&store, &chosen(&store, flow_id.as_deref())?)
+        }
+        LogCommand::Export { flow_id, output, store } => {
+            let store = open(store)?;
+            export(&store, &chosen(&store, flow_id.as_deref())?, output.as_deref())
+        }
         LogCommand::Replay { file, frames, .. } => replay(file, *frames),
         LogCommand::Prune(args) => prune(args),
     }
@@ -54,6 +60,18 @@ fn list(store: &Store) -> anyhow::Result<Status> {
         );
     }
     Ok(Status::Done)
+}
+
+/// The flow named, else the newest one: the form just answered or just broken, which is the
+/// one a bug report is about.
+fn chosen(store: &Store, flow_id: Option<&str>) -> anyhow::Result<String> {
+    if let Some(id) = flow_id {
+        return Ok(id.to_owned());
+    }
+    match store.flows()?.pop() {
+        Some(newest) => Ok(newest.id),
+        None => anyhow::bail!("the store holds no flows yet"),
+    }
 }
 
 fn events_of(store: &Store, flow_id: &str) -> anyhow::Result<Vec<Event>> {
