@@ -213,6 +213,18 @@ mod tests {
             prop_assert!(near.len() - near_row > rows || first + near.len() == all.len());
         }
 
+        /// A window of more lines around the cursor than a pane is tall (what an editor's view
+        /// carries: `EDITOR_WINDOW_LINES`, more than any pane) lays out the pane's rows exactly
+        /// as the whole text does: the view need not copy the whole text.
+        #[test]
+        fn a_wider_window_lays_out_as_the_whole_text(
+            (text, cursor) in text_and_cursor(), max in 2usize..12, rows in 0usize..4, more in 1usize..4,
+        ) {
+            let window = lines_near(&text, cursor, rows + more);
+            let inside = layout_near(&text[window.clone()], cursor - window.start, max, rows);
+            prop_assert_eq!(inside, layout_near(&text, cursor, max, rows));
+        }
+
         /// Moving a row up or down looks at the cursor's line and its neighbours only, and
         /// lands where it would in the whole text.
         #[test]

@@ -57,7 +57,10 @@ pub enum Body {
 /// `@` reference being typed.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct EditorView {
-    /// Text in the editor.
+    /// The editor's text lines within [`EDITOR_WINDOW_LINES`] lines of the cursor's: all of
+    /// any text shorter than that, and every line a pane of fewer rows scrolled to the cursor
+    /// can show, laid out as in the whole text. A pasted log of 100 000 lines is not copied
+    /// into every frame's view.
     pub text: String,
     /// Cursor, as a byte offset into `text`.
     pub cursor: usize,
@@ -199,14 +202,21 @@ fn editor_view(state: &FlowState, target: EditorTarget) -> Option<EditorView> {
     let e = state.editor.as_ref().filter(|e| e.target == target)?;
     let (completions, selected) =
         state.completion.as_ref().map_or((Vec::new(), 0), |c| (c.items.clone(), c.selected));
+    let (text, cursor) = (e.buffer.text(), e.buffer.cursor());
+    let window = crate::editor::lines_near(text, cursor, EDITOR_WINDOW_LINES);
     Some(EditorView {
-        text: e.buffer.text().to_owned(),
-        cursor: e.buffer.cursor(),
+        cursor: cursor - window.start,
+        text: text[window].to_owned(),
         completions,
         selected,
         recorded_width: state.editor_width,
     })
 }
+
+/// How many text lines above and below the cursor's an [`EditorView`] carries: one more than
+/// any pane is tall (a frontend's panes stay below it), so a pane's own window of lines near
+/// the cursor never reaches the edge of this one unless that is the text's own edge.
+pub const EDITOR_WINDOW_LINES: usize = 1024;
 
 /// The most characters of one text (a label, a prompt, a note, an answer) a view carries: 64 full
 /// rows of a 1000-column terminal, more than any screen shows of one item. A 10 MB label then

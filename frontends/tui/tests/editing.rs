@@ -79,3 +79,42 @@ fn a_frame_returns_every_record_it_needs() {
     assert_eq!(term.render(&Arc::new(state.view())), []);
     assert_eq!(ask_tui::buffer_text(term.buffer()), frame);
 }
+
+/// A pasted log of 3 000 lines: a person moves to its middle and types there. The letter shows
+/// where the cursor is, though the view carries only the lines near the cursor (not the whole
+/// paste, on every key), and the saved answer still has every line.
+#[test]
+fn typing_in_the_middle_of_a_long_paste_shows_there_and_keeps_every_line() {
+    use std::sync::Arc;
+
+    use ask_engine::Event;
+    use ask_engine::project::view::Body;
+
+    let raw = serde_json::json!({"questions":[{"id":"log","label":"Log","prompt":"Paste the failing log",
+        "options":[{"value":"none","label":"No log"}]}]});
+    let mut state = common::opened(&raw, ask_schema::FormSource::Tool, 80, 24, vec![]);
+    common::press(&mut state, "2");
+    let paste: Vec<String> = (0..3000).map(|i| format!("line {i:05}")).collect();
+    state.apply(&Event::TextPasted { text: paste.join("\n") });
+    let mut term = ask_tui::MemoryTerminal::new(80, 24, None);
+    for recorded in term.render(&Arc::new(state.view())) {
+        state.apply(&recorded);
+    }
+    common::press(&mut state, &"up\n".repeat(1500));
+    common::press(&mut state, "type \"X\"");
+    let view = Arc::new(state.view());
+    let frame = term.draw(&view);
+    assert!(frame.contains("line 01499X"), "{frame}");
+    assert!(frame.contains("line 01498\n"), "{frame}");
+    let Body::Question(q) = &view.body else { panic!("{frame}") };
+    let editor = q.rows.iter().find_map(|r| r.editor.as_ref()).expect("the answer's editor");
+    assert!(editor.text.len() < paste.join("\n").len() * 3 / 4, "the view holds a window of the text");
+    assert_eq!(&editor.text[editor.cursor - 11..editor.cursor], "line 01499X");
+    common::press(&mut state, "enter\n1\n1");
+    let result = state.result().expect("submitted");
+    let text = result.text();
+    for line in ["line 00000", "line 01499X", "line 02999"] {
+        assert!(text.contains(line), "{line} is in the answer");
+    }
+    assert_eq!(text.matches("line ").count(), 3000);
+}
