@@ -76,12 +76,17 @@ pub(crate) fn interactive(
     }
     // Watch from before the first frame, so an edit made once the form shows is never missed.
     let mut watch = ConfigWatch::new(config);
-    let view = |state: &FlowState, clock: &Clock| {
+    // Why the last keys could not be saved, while the form waits for the store to take them.
+    let mut unsaved: Option<String> = None;
+    let view = |state: &FlowState, clock: &Clock, unsaved: &Option<String>| {
         let mut view = state.view();
         view.countdown = clock.countdown();
+        if unsaved.is_some() {
+            view.warning.clone_from(unsaved);
+        }
         Arc::new(view)
     };
-    let first = term.draw(&view(session.state(), &clock))?;
+    let first = term.draw(&view(session.state(), &clock, &unsaved))?;
     term.enable_kitty_keys();
     if nudger.opened() {
         nudger.send(|b| term.write_raw(b));
@@ -114,8 +119,18 @@ pub(crate) fn interactive(
                 if burst.len() > 1 {
                     tracing::debug!(events = burst.len(), "events committed together");
                 }
-                // What was read is committed even if reading on failed.
-                session.push_all(&burst)?;
+                // What was read is committed even if reading on failed. Keys the store cannot
+                // take (a full disk, a lock held too long) are not applied, and the form stays:
+                // the person can free space and type on. Leaving while it cannot save ends the
+                // run as any write failure does, with every key saved before it kept.
+                match session.push_all(&burst) {
+                    Ok(_) => unsaved = None,
+                    Err(e) if unsaved.is_none() || !burst.iter().any(leaves) => {
+                        tracing::warn!(error = %e, "keys not committed; the form waits");
+                        unsaved = Some(not_saved(&e));
+                    }
+                    Err(e) => return Err(e.into()),
+                }
                 next_input = after?;
                 true
             }
@@ -161,12 +176,28 @@ pub(crate) fn interactive(
         redraw |= countdown != shown_countdown;
         shown_countdown = countdown;
         if redraw {
-            let drawn = term.draw(&view(session.state(), &clock))?;
+            let drawn = term.draw(&view(session.state(), &clock, &unsaved))?;
             session.push_all(&drawn)?;
         }
     }
     drop(term);
     finish(session.state(), session.id(), report)
+}
+
+/// The keys that leave a form even on a screen too small to draw it: once the store has refused
+/// a key, one of them refused again ends the run instead of waiting on.
+fn leaves(event: &Event) -> bool {
+    use ask_engine::{KeyCode, KeyPress, Modifiers};
+    matches!(event, Event::KeyPressed { key } if *key == KeyPress::plain(KeyCode::Esc)
+        || *key == KeyPress::new(KeyCode::Char('c'), Modifiers::CTRL))
+}
+
+/// The footer's warning while keys cannot be saved.
+fn not_saved(error: &ask_storage::StoreError) -> String {
+    format!(
+        "Not saved, so not applied: {}. Fix it and type on; Esc or Ctrl+C now leaves (`ask-user resume` continues from the last saved key).",
+        ask_storage::error_line(error)
+    )
 }
 
 /// Notices when the config file changes on disk while a flow is open.

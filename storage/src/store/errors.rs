@@ -57,6 +57,13 @@ pub enum StoreError {
         /// How long this process waited.
         waited: Duration,
     },
+    /// A failed write closed the store, and its file has been moved, deleted or replaced
+    /// since: the flow's log is in the file this process opened, so no other is written.
+    #[error("cannot open the store {path} again: it was moved or replaced after a failed write")]
+    Moved {
+        /// The store file.
+        path: String,
+    },
     /// A read failed.
     #[error("cannot read the store {path}")]
     Read {

@@ -24,6 +24,7 @@ mod salvage;
 use std::cell::Cell;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::{Path, PathBuf};
+use std::sync::{PoisonError, RwLock};
 use std::thread::sleep;
 use std::time::{Duration, Instant};
 
@@ -64,9 +65,16 @@ pub fn panic_is_contained() -> bool {
 
 /// An open store file. Open one per process and share it.
 pub struct Store {
-    db: Database,
+    /// The database. A write that fails on I/O (a full disk) leaves redb's handle refusing every
+    /// later transaction until it is closed, so a store opened from a file closes it and opens
+    /// the file again (`None` in between, when that opening failed: the next use tries again).
+    db: RwLock<Option<Database>>,
     path: PathBuf,
     write_wait: Duration,
+    /// The file opened, when it can be opened again (a test backend cannot): a file at `path`
+    /// that is not this one (moved aside and recreated by another process) is never opened
+    /// in its place.
+    file: Option<open::FileId>,
 }
 
 impl Store {
@@ -78,7 +86,7 @@ impl Store {
     /// overwritten.
     pub fn open(path: &Path) -> Result<Store, StoreError> {
         let db = open::open_file(path)?;
-        let store = Store { db, path: path.to_path_buf(), write_wait: WRITE_WAIT };
+        let store = Store::on(db, path.to_path_buf(), open::FileId::of(path));
         store.init_tables()?;
         Ok(store)
     }
@@ -98,9 +106,39 @@ impl Store {
                 .create_with_backend(backend)
                 .map_err(|source| StoreError::Open { path: label.to_owned(), source })
         })?;
-        let store = Store { db, path, write_wait: WRITE_WAIT };
+        let store = Store::on(db, path, None);
         store.init_tables()?;
         Ok(store)
+    }
+
+    pub(crate) fn on(db: Database, path: PathBuf, file: Option<open::FileId>) -> Store {
+        Store { db: RwLock::new(Some(db)), path, write_wait: WRITE_WAIT, file }
+    }
+
+    /// Runs `f` on the open database, opening the file again first if a failed write closed it.
+    fn with_db<T>(&self, f: impl FnOnce(&Database) -> T) -> Result<T, StoreError> {
+        if let Some(db) = self.db.read().unwrap_or_else(PoisonError::into_inner).as_ref() {
+            return Ok(f(db));
+        }
+        let mut db = self.db.write().unwrap_or_else(PoisonError::into_inner);
+        if db.is_none() {
+            if open::FileId::of(&self.path) != self.file {
+                return Err(StoreError::Moved { path: self.shown() });
+            }
+            *db = Some(open::open_file(&self.path)?);
+        }
+        Ok(f(db.as_ref().unwrap_or_else(|| unreachable!("just opened"))))
+    }
+
+    /// Closes a database that refuses every write after an earlier I/O error; the next use
+    /// opens the file again (redb then repairs what the failed commit left). Only a store
+    /// opened from a file can: a test backend's handle stays as it is.
+    fn close_after_io_error(&self) -> bool {
+        let reopenable = self.file.is_some();
+        if reopenable {
+            drop(self.db.write().unwrap_or_else(PoisonError::into_inner).take());
+        }
+        reopenable
     }
 
     /// Sets how long a write waits for another process's transaction (default 10 s).
@@ -172,9 +210,15 @@ impl Store {
 
     fn begin_write(&self) -> Result<WriteTransaction, StoreError> {
         let start = Instant::now();
+        let mut reopened = false;
         loop {
-            match self.db.try_begin_write() {
+            match self.with_db(Database::try_begin_write)? {
                 Ok(tx) => return Ok(tx),
+                Err(TransactionError::Storage(redb::StorageError::PreviousIo))
+                    if !reopened && self.close_after_io_error() =>
+                {
+                    reopened = true;
+                }
                 Err(TransactionError::WouldBlock) if start.elapsed() < self.write_wait => {
                     sleep(Duration::from_millis(2));
                 }
@@ -192,7 +236,7 @@ impl Store {
         body: impl FnOnce(&redb::ReadTransaction) -> Result<T, redb::Error>,
     ) -> Result<T, StoreError> {
         contain_panics(&self.path, || {
-            let tx = self.db.begin_read().map_err(|e| self.read_error(e))?;
+            let tx = self.with_db(Database::begin_read)?.map_err(|e| self.read_error(e))?;
             body(&tx).map_err(|e| self.read_error(e))
         })
     }

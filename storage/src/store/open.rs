@@ -63,6 +63,27 @@ fn damage(e: &StoreError) -> Option<String> {
     }
 }
 
+/// Which file a path named when the store opened it: the device and inode.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct FileId(u64, u64);
+
+impl FileId {
+    pub(crate) fn of(path: &Path) -> Option<FileId> {
+        let meta = fs::metadata(path).ok()?;
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::MetadataExt;
+            Some(FileId(meta.dev(), meta.ino()))
+        }
+        #[cfg(not(unix))]
+        {
+            // No inode to compare here: only that a file is there.
+            let _ = meta;
+            Some(FileId(0, 0))
+        }
+    }
+}
+
 /// Builds a complete store under a temporary name, then links it into place: other processes
 /// (and a crash) only ever see no file or a whole one. Losing a race to another creator is fine.
 fn create_atomically(path: &Path) -> Result<(), StoreError> {
@@ -73,7 +94,7 @@ fn create_atomically(path: &Path) -> Result<(), StoreError> {
     let tmp = dir.join(format!(".{name}.creating-{}-{}", std::process::id(), unique()));
     let made = (|| {
         let db = builder().create(&tmp).map_err(|source| StoreError::Open { path: shown.clone(), source })?;
-        Store { db, path: path.to_path_buf(), write_wait: super::WRITE_WAIT }.init_tables()?;
+        Store::on(db, path.to_path_buf(), None).init_tables()?;
         make_private(&tmp).map_err(|e| StoreError::Open { path: shown.clone(), source: e.into() })?;
         match fs::hard_link(&tmp, path) {
             Ok(()) => {}
