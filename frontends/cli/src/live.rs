@@ -125,7 +125,7 @@ pub(crate) fn interactive(
                 // run as any write failure does, with every key saved before it kept.
                 match session.push_all(&burst) {
                     Ok(_) => unsaved = None,
-                    Err(e) if unsaved.is_none() || !burst.iter().any(leaves) => {
+                    Err(e) if unsaved.is_none() || !burst.iter().any(|e| leaves(e, session.state())) => {
                         tracing::warn!(error = %e, "keys not committed; the form waits");
                         unsaved = Some(not_saved(&e));
                     }
@@ -184,12 +184,15 @@ pub(crate) fn interactive(
     finish(session.state(), session.id(), report)
 }
 
-/// The keys that leave a form even on a screen too small to draw it: once the store has refused
-/// a key, one of them refused again ends the run instead of waiting on.
-fn leaves(event: &Event) -> bool {
+/// The keys that leave a form (its cancel and dismiss bindings, and Esc and Ctrl+C, which leave
+/// even a screen too small to draw it): once the store has refused a key, one of them refused
+/// again ends the run instead of waiting on.
+fn leaves(event: &Event, state: &FlowState) -> bool {
     use ask_engine::{KeyCode, KeyPress, Modifiers};
-    matches!(event, Event::KeyPressed { key } if *key == KeyPress::plain(KeyCode::Esc)
-        || *key == KeyPress::new(KeyCode::Char('c'), Modifiers::CTRL))
+    let keys = &state.settings().keymaps;
+    let Event::KeyPressed { key } = event else { return false };
+    [keys.cancel, keys.dismiss, KeyPress::plain(KeyCode::Esc), KeyPress::new(KeyCode::Char('c'), Modifiers::CTRL)]
+        .contains(key)
 }
 
 /// The footer's warning while keys cannot be saved.

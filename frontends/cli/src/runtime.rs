@@ -262,7 +262,7 @@ fn plain(session: &mut DurableFlow, timeout: Option<Duration>, report: Report) -
             self.0.state()
         }
         fn push(&mut self, event: Event) -> Result<(), String> {
-            self.0.push(event).map(|_| ()).map_err(|e| e.to_string())
+            self.0.push(event).map(|_| ()).map_err(|e| ask_storage::error_line(&e))
         }
     }
     let tty = std::fs::OpenOptions::new().read(true).write(true).open("/dev/tty");

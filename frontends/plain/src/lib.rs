@@ -57,6 +57,8 @@ pub fn run(
         }
     });
     let deadline = timeout.map(|t| (Instant::now() + t, t.as_secs()));
+    // Whether the store refused the last line's events (see [`refused`]).
+    let mut unsaved = false;
     while flow.state().outcome().is_none() {
         write!(out, "> ")?;
         out.flush()?;
@@ -85,14 +87,28 @@ pub fn run(
             Ok(Reply::Read(lines)) => lines,
             Ok(Reply::Events(events)) => {
                 let before = flow.state().clone();
+                let was_unsaved = unsaved;
+                let mut failed = None;
                 for event in events {
-                    flow.push(event).map_err(io::Error::other)?;
+                    if let Err(why) = flow.push(event.clone()) {
+                        failed = Some((why, event));
+                        break;
+                    }
                     if flow.state().outcome().is_some() {
                         break;
                     }
                 }
-                let said = announce::changes(&before, flow.state());
-                if said.is_empty() { vec!["Nothing changed.".to_owned()] } else { said }
+                let mut said = announce::changes(&before, flow.state());
+                unsaved = failed.is_some();
+                match failed {
+                    Some((why, event)) if was_unsaved && leaves(&event, flow.state()) => {
+                        return Err(io::Error::other(why));
+                    }
+                    Some((why, _)) => said.push(refused(&why)),
+                    None if said.is_empty() => said.push("Nothing changed.".to_owned()),
+                    None => {}
+                }
+                said
             }
         };
         for line in said {
@@ -100,6 +116,21 @@ pub fn run(
         }
     }
     Ok(Ended::Completed)
+}
+
+/// What is said when the store refuses a line's events (a full disk): they are not applied,
+/// and the conversation goes on, so the person can fix it and say the line again.
+fn refused(why: &str) -> String {
+    format!(
+        "Not saved, so not applied: {why}. Fix it and type the line again; q now leaves (`ask-user resume` continues from the last saved step)."
+    )
+}
+
+/// Whether `event` leaves the form (its cancel or dismiss key): refused again while the store
+/// refuses, it ends the run instead of waiting on.
+fn leaves(event: &Event, state: &FlowState) -> bool {
+    let keys = &state.settings().keymaps;
+    matches!(event, Event::KeyPressed { key } if *key == keys.cancel || *key == keys.dismiss)
 }
 
 /// What a command gets: lines read out (help, a whole preview), or the events it makes.

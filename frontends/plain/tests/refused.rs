@@ -1,0 +1,59 @@
+//! A store that refuses a line's events (a full disk): the plain frontend says so in one line,
+//! applies nothing of them, and goes on, so the person fixes it and says the line again; `q`
+//! refused again while it refuses ends the run with the store's reason.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+mod common;
+
+use ask_engine::{Event, FlowState};
+use ask_plain::{Ended, Flow, run};
+use common::opened;
+
+/// A flow whose pushes are refused while `refusing` says so, counted from the first push.
+struct Refusing {
+    state: FlowState,
+    pushes: usize,
+    refusing: fn(usize) -> bool,
+}
+
+impl Flow for Refusing {
+    fn state(&self) -> &FlowState {
+        &self.state
+    }
+    fn push(&mut self, event: Event) -> Result<(), String> {
+        self.pushes += 1;
+        if (self.refusing)(self.pushes) {
+            return Err("cannot write the store s.redb: No space left on device (os error 28)".into());
+        }
+        self.state.apply(&event);
+        Ok(())
+    }
+}
+
+fn talk(lines: &[&str], refusing: fn(usize) -> bool) -> (std::io::Result<Ended>, Refusing, String) {
+    let mut flow = Refusing { state: opened("single-database.json"), pushes: 0, refusing };
+    let mut said = Vec::new();
+    let input = std::io::Cursor::new(lines.join("\n").into_bytes());
+    let ended = run(input, &mut said, &mut flow, None);
+    (ended, flow, String::from_utf8(said).unwrap())
+}
+
+#[test]
+fn a_refused_line_changes_nothing_is_said_and_can_be_said_again() {
+    let (ended, flow, said) = talk(&["3", "3", "1"], |n| n == 1);
+    assert_eq!(ended.unwrap(), Ended::Completed, "{said}");
+    let refusal: Vec<&str> = said.lines().filter(|l| l.contains("Not saved")).collect();
+    assert_eq!(refusal.len(), 1, "{said}");
+    assert!(refusal[0].contains("No space left on device") && refusal[0].contains("q now leaves"), "{said}");
+    let result = serde_json::to_value(flow.state.result().unwrap()).unwrap();
+    assert_eq!(result["details"]["answers"]["database"]["values"][0], "dynamodb");
+}
+
+#[test]
+fn q_refused_again_while_the_store_refuses_ends_the_run_with_its_reason() {
+    let (ended, flow, said) = talk(&["q", "q", "1"], |_| true);
+    let error = ended.unwrap_err();
+    assert!(error.to_string().contains("No space left on device"), "{error}");
+    assert!(flow.state.outcome().is_none() && !flow.state.is_dirty(), "nothing was applied:\n{said}");
+    assert_eq!(said.matches("Not saved").count(), 1, "the first refusal is said, the second ends it:\n{said}");
+}
