@@ -201,6 +201,13 @@ impl<'s> DurableFlow<'s> {
         outcome
     }
 
+    /// Whether the flow can still be written. False once its opening failed, or once a group
+    /// that failed to commit could not be taken back out of the state (its log unreadable):
+    /// the state may then hold keys the log lacks, so nothing more may be built on it.
+    pub fn is_recording(&self) -> bool {
+        !matches!(self.opening, Opening::Failed)
+    }
+
     /// Reopens a recorded flow by folding its log; refused while another live process shows it.
     pub fn resume(store: &'s Store, id: &str) -> Result<DurableFlow<'s>, StoreError> {
         if store.flow(id)?.is_none() {

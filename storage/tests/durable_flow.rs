@@ -271,3 +271,4 @@ fn a_burst_whose_commit_fails_leaves_the_state_a_fold_of_the_log() {
     assert_eq!(logged.len(), 4, "the opening, the first key and the later burst: {logged:?}");
     assert_eq!(&FlowState::replay(&logged), flow.state());
 }
+

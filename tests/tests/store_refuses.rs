@@ -102,3 +102,25 @@ fn esc_leaves_while_the_store_refuses_and_the_flow_resumes_later() {
     assert_eq!(resumed.code, 0, "{}", resumed.stderr);
     assert_eq!(resumed.json()["details"]["answers"]["log"]["values"][0], "none");
 }
+
+/// A burst (a paste and the key typed right after it, read together) is folded before its
+/// commit; refused, it is taken back out by folding the log again. When that log cannot be read
+/// (the store's file was moved away, so it is not opened again), the run ends at once in one
+/// line instead of drawing keys the log lacks; the flow resumes once the file is back.
+#[test]
+fn a_refused_burst_that_cannot_be_taken_back_ends_the_run_at_once() {
+    let sb = Sandbox::new();
+    let mut pty = limited(&sb);
+    pty.send("\x1b[B"); // a key saved before the trouble
+    pty.wait_for("Type your answer");
+    std::fs::rename(sb.store(), sb.path("elsewhere.redb")).unwrap();
+    pty.send(&format!("\x1b[200~{}\x1b[201~x", noise(PASTE_BYTES)));
+    assert_eq!(pty.wait_exit(), 5);
+    let screen = pty.screen();
+    assert!(screen.replace('\n', " ").contains("File too large"), "{screen}");
+    assert!(!screen.contains("Not saved"), "{screen}");
+    assert_eq!(pty.modes(), (false, false, false), "terminal restored");
+    std::fs::rename(sb.path("elsewhere.redb"), sb.store()).unwrap();
+    let log = sb.run(&["log", "show", "refused"]).stdout;
+    assert!(log.contains("key down") && !log.contains("paste"), "{log}");
+}

@@ -122,10 +122,14 @@ pub(crate) fn interactive(
                 // What was read is committed even if reading on failed. Keys the store cannot
                 // take (a full disk, a lock held too long) are not applied, and the form stays:
                 // the person can free space and type on. Leaving while it cannot save ends the
-                // run as any write failure does, with every key saved before it kept.
+                // run as any write failure does, with every key saved before it kept; so does a
+                // flow that can no longer be recorded (its state could not be put back).
                 match session.push_all(&burst) {
                     Ok(_) => unsaved = None,
-                    Err(e) if unsaved.is_none() || !burst.iter().any(|e| leaves(e, session.state())) => {
+                    Err(e)
+                        if session.is_recording()
+                            && (unsaved.is_none() || !burst.iter().any(|e| leaves(e, session.state()))) =>
+                    {
                         tracing::warn!(error = %e, "keys not committed; the form waits");
                         unsaved = Some(not_saved(&e));
                     }

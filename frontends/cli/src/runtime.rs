@@ -264,6 +264,9 @@ fn plain(session: &mut DurableFlow, timeout: Option<Duration>, report: Report) -
         fn push(&mut self, event: Event) -> Result<(), String> {
             self.0.push(event).map(|_| ()).map_err(|e| ask_storage::error_line(&e))
         }
+        fn recording(&self) -> bool {
+            self.0.is_recording()
+        }
     }
     let tty = std::fs::OpenOptions::new().read(true).write(true).open("/dev/tty");
     let Ok(tty) = tty else {

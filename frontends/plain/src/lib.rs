@@ -23,6 +23,11 @@ pub trait Flow {
     fn state(&self) -> &FlowState;
     /// Commits and applies one event.
     fn push(&mut self, event: Event) -> Result<(), String>;
+    /// Whether events can still be committed after a refused one (false when the state could
+    /// not be put back to the log's: nothing more may be built on it).
+    fn recording(&self) -> bool {
+        true
+    }
 }
 
 /// How the conversation ended.
@@ -101,7 +106,7 @@ pub fn run(
                 let mut said = announce::changes(&before, flow.state());
                 unsaved = failed.is_some();
                 match failed {
-                    Some((why, event)) if was_unsaved && leaves(&event, flow.state()) => {
+                    Some((why, event)) if !flow.recording() || (was_unsaved && leaves(&event, flow.state())) => {
                         return Err(io::Error::other(why));
                     }
                     Some((why, _)) => said.push(refused(&why)),

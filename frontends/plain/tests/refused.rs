@@ -14,6 +14,8 @@ struct Refusing {
     state: FlowState,
     pushes: usize,
     refusing: fn(usize) -> bool,
+    /// Whether a refusal leaves the flow recording (its state put back to the log's).
+    recovers: bool,
 }
 
 impl Flow for Refusing {
@@ -28,10 +30,16 @@ impl Flow for Refusing {
         self.state.apply(&event);
         Ok(())
     }
+    fn recording(&self) -> bool {
+        self.recovers || self.pushes == 0 || !(self.refusing)(self.pushes)
+    }
 }
 
 fn talk(lines: &[&str], refusing: fn(usize) -> bool) -> (std::io::Result<Ended>, Refusing, String) {
-    let mut flow = Refusing { state: opened("single-database.json"), pushes: 0, refusing };
+    talk_to(Refusing { state: opened("single-database.json"), pushes: 0, refusing, recovers: true }, lines)
+}
+
+fn talk_to(mut flow: Refusing, lines: &[&str]) -> (std::io::Result<Ended>, Refusing, String) {
     let mut said = Vec::new();
     let input = std::io::Cursor::new(lines.join("\n").into_bytes());
     let ended = run(input, &mut said, &mut flow, None);
@@ -56,4 +64,14 @@ fn q_refused_again_while_the_store_refuses_ends_the_run_with_its_reason() {
     assert!(error.to_string().contains("No space left on device"), "{error}");
     assert!(flow.state.outcome().is_none() && !flow.state.is_dirty(), "nothing was applied:\n{said}");
     assert_eq!(said.matches("Not saved").count(), 1, "the first refusal is said, the second ends it:\n{said}");
+}
+
+/// A refusal after which the flow no longer records (its state could not be put back) ends the
+/// run at once: nothing more is said or built on that state.
+#[test]
+fn a_refusal_the_flow_cannot_recover_from_ends_the_run_at_once() {
+    let flow = Refusing { state: opened("single-database.json"), pushes: 0, refusing: |n| n == 1, recovers: false };
+    let (ended, _, said) = talk_to(flow, &["3", "3", "1"]);
+    assert!(ended.unwrap_err().to_string().contains("No space left on device"));
+    assert!(!said.contains("Not saved"), "{said}");
 }

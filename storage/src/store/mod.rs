@@ -130,9 +130,10 @@ impl Store {
         Ok(f(db.as_ref().unwrap_or_else(|| unreachable!("just opened"))))
     }
 
-    /// Closes a database that refuses every write after an earlier I/O error; the next use
-    /// opens the file again (redb then repairs what the failed commit left). Only a store
-    /// opened from a file can: a test backend's handle stays as it is.
+    /// Closes a database that refuses every transaction after an I/O error; the next use opens
+    /// the file again (redb then repairs what the failed commit left). Only a store opened from
+    /// a file can: a test backend's handle stays as it is. A write transaction still alive
+    /// keeps the old handle until it ends.
     fn close_after_io_error(&self) -> bool {
         let reopenable = self.file.is_some();
         if reopenable {
@@ -236,8 +237,13 @@ impl Store {
         body: impl FnOnce(&redb::ReadTransaction) -> Result<T, redb::Error>,
     ) -> Result<T, StoreError> {
         contain_panics(&self.path, || {
-            let tx = self.with_db(Database::begin_read)?.map_err(|e| self.read_error(e))?;
-            body(&tx).map_err(|e| self.read_error(e))
+            let tx = match self.with_db(Database::begin_read)? {
+                Err(TransactionError::Storage(redb::StorageError::PreviousIo)) if self.close_after_io_error() => {
+                    self.with_db(Database::begin_read)?
+                }
+                begun => begun,
+            };
+            body(&tx.map_err(|e| self.read_error(e))?).map_err(|e| self.read_error(e))
         })
     }
 
@@ -311,11 +317,20 @@ impl Store {
     }
 
     fn read_error(&self, e: impl Into<redb::Error>) -> StoreError {
-        StoreError::Read { path: self.shown(), source: e.into() }
+        StoreError::Read { path: self.shown(), source: self.seen(e.into()) }
     }
 
     fn write_error(&self, e: impl Into<redb::Error>) -> StoreError {
-        StoreError::Write { path: self.shown(), source: e.into() }
+        StoreError::Write { path: self.shown(), source: self.seen(e.into()) }
+    }
+
+    /// An I/O error leaves redb's handle refusing everything after it: closed at once, the
+    /// next use (reading a failed commit's log back, say) opens the file afresh.
+    fn seen(&self, e: redb::Error) -> redb::Error {
+        if matches!(e, redb::Error::Io(_) | redb::Error::PreviousIo) {
+            self.close_after_io_error();
+        }
+        e
     }
 }
 
