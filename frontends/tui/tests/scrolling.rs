@@ -209,6 +209,24 @@ fn a_squeezed_summary_keeps_an_answer_and_says_what_is_clipped(#[values(13, 14, 
     assert!(rows.iter().any(|l| l.starts_with("↓ ") && l.ends_with("more · PgDn")), "{frame}");
 }
 
+/// A review tab shorter than its blank rows need gives the blanks up first: every action, the
+/// double-press hint and the summary's first row (or its marker) still show, stacked on a narrow
+/// terminal and side by side on a wide one. Before, at 40×10 the summary had no row, and at
+/// 80×8 the hint took the place of `3. Cancel`.
+#[rstest]
+#[case::stacked_10(40, 10)]
+#[case::stacked_9(40, 9)]
+#[case::stacked_8(40, 8)]
+#[case::side_by_side_8(80, 8)]
+#[case::side_by_side_7(80, 7)]
+fn a_short_review_gives_up_its_blank_rows_first(#[case] width: u16, #[case] height: u16) {
+    let frame = draw(&form(), FormSource::Tool, "1\n1\n3\ntab\n1\n1", width, height);
+    for row in ["1. Submit", "2. Elaborate", "3. Cancel", "Press 1 again to Submit"] {
+        assert!(frame.contains(row), "{row} at {width}×{height}:\n{frame}");
+    }
+    assert!(frame.contains("Language: Rust") || frame.contains("more · PgDn"), "{frame}");
+}
+
 /// Issue 15.3: only the summary lines the pane can show are built, the rest counted — paging
 /// through a long answer still shows every word exactly where it belongs, and the `N more`
 /// rows add up to the whole answer at every scroll position. (At 80×24 a page of the summary

@@ -20,21 +20,25 @@ const ACTIONS_WIDTH: u16 = 24;
 /// and two rows of summary (one answer and the marker saying how many more there are). Without
 /// them a short terminal showed "Press 1 again to Submit" over nothing to submit.
 pub fn essential_rows(r: &ReviewView, width: u16) -> u16 {
-    let mut head = actions(r);
+    let mut head = actions(r, false);
     if width >= SIDE_BY_SIDE {
         return head.len() as u16 + if r.hint.is_some() { 2 } else { 0 }; // the hint: one full-width line
     }
     if let Some(hint) = &r.hint {
-        hint_under(&mut head, hint, width);
+        hint_under(&mut head, hint, width, false);
     }
     head.len() as u16 + 1 + 2
 }
 
-/// "Ready to send?" and the three actions, the highlighted one marked.
-fn actions(r: &ReviewView) -> Lines {
+/// "Ready to send?" and the three actions, the highlighted one marked; `compact`, without the
+/// blank row between them (a screen too short for its essential rows gives up its blanks before
+/// an action, the double-press hint or the summary).
+fn actions(r: &ReviewView, compact: bool) -> Lines {
     let mut actions = Lines::default();
     actions.push(vec![Span::styled("Ready to send?", style::bold())]);
-    actions.blank();
+    if !compact {
+        actions.blank();
+    }
     for a in r.actions {
         let here = a == r.highlighted;
         let p = if here { Span::styled("❯ ", style::accent()) } else { Span::raw("  ") };
@@ -45,16 +49,19 @@ fn actions(r: &ReviewView) -> Lines {
 }
 
 /// The double-press hint under the actions, where the summary goes under them too.
-fn hint_under(actions: &mut Lines, hint: &str, width: u16) {
-    actions.blank();
+fn hint_under(actions: &mut Lines, hint: &str, width: u16, compact: bool) {
+    if !compact {
+        actions.blank();
+    }
     actions.wrapped(hint, 0, width as usize, style::warning());
 }
 
 /// Draws the review tab; returns the end the summary was drawn at when its scroll position lay
 /// past it, for the runtime to record (see [`ask_engine::Event::SummaryClamped`]).
 pub fn render(frame: &mut Frame, area: Rect, r: &ReviewView) -> Option<SummaryEdge> {
-    let mut actions = actions(r);
     let side_by_side = area.width >= SIDE_BY_SIDE;
+    let compact = area.height < roomy_rows(r, area.width, side_by_side);
+    let mut actions = actions(r, compact);
     // Laid out once, at the width it is drawn at; from the top, no more lines are built than
     // the pane can show from the scroll position on (the rest are counted for the `↓ N more`
     // row); from the end, all of them.
@@ -66,11 +73,12 @@ pub fn render(frame: &mut Frame, area: Rect, r: &ReviewView) -> Option<SummaryEd
     let lines = summary(r, width as usize, keep);
     // What the undo key would take back (issue 13.3): the body's last row, full width — only
     // where the actions, the double-press hint and the whole summary still fit above it.
-    let hint_rows = if r.hint.is_some() { 2 } else { 0 };
+    let gap = usize::from(!compact);
+    let hint_rows = if r.hint.is_some() { 1 + gap } else { 0 };
     let content = if side_by_side {
         actions.len().max(lines.len()) + hint_rows
     } else {
-        actions.len() + hint_rows + 1 + lines.len()
+        actions.len() + hint_rows + gap + lines.len()
     };
     let area = match &r.undo {
         Some(undo) if usize::from(area.height) >= content + 2 => {
@@ -84,15 +92,15 @@ pub fn render(frame: &mut Frame, area: Rect, r: &ReviewView) -> Option<SummaryEd
     // The double-press hint gets a full-width line under the actions and the summary, instead
     // of being squeezed into the action column (issue 12.11).
     let area = match &r.hint {
-        Some(hint) if side_by_side && area.height >= 6 => {
-            let below = actions.len().max(lines.len()) + 1;
+        Some(hint) if side_by_side && area.height >= 5 => {
+            let below = actions.len().max(lines.len()) + gap;
             let row = (below as u16).min(area.height - 1);
             let line = Line::styled(crate::text::truncate(hint, area.width as usize), style::warning());
             super::put_lines(frame, Rect { y: area.y + row, height: 1, ..area }, &[line]);
-            Rect { height: row.saturating_sub(1).max(1), ..area }
+            Rect { height: row.saturating_sub(gap as u16).max(1), ..area }
         }
         Some(hint) => {
-            hint_under(&mut actions, hint, area.width);
+            hint_under(&mut actions, hint, area.width, compact);
             area
         }
         None => area,
@@ -104,10 +112,21 @@ pub fn render(frame: &mut Frame, area: Rect, r: &ReviewView) -> Option<SummaryEd
         draw_summary(frame, right, lines, r.scroll)
     } else {
         // The actions stay on top; the summary scrolls under them.
-        let top = (actions.len() as u16 + 1).min(area.height);
+        let top = (actions.len() as u16 + gap as u16).min(area.height);
         draw_lines(frame, Rect { height: top, ..area }, actions);
         let below = Rect { y: area.y + top, height: area.height - top, ..area };
         draw_summary(frame, below, lines, r.scroll)
+    }
+}
+
+/// Rows the tab needs to keep its blank rows: the actions and the double-press hint with a
+/// blank above each, and where the summary goes under them a blank and two rows of it.
+fn roomy_rows(r: &ReviewView, width: u16, side_by_side: bool) -> u16 {
+    let actions = actions(r, false).len() as u16;
+    match (&r.hint, side_by_side) {
+        (Some(_), true) => actions + 2,
+        (None, true) => actions,
+        (_, false) => essential_rows(r, width),
     }
 }
 
