@@ -115,7 +115,8 @@ impl Store {
         Store { db: RwLock::new(Some(db)), path, write_wait: WRITE_WAIT, file }
     }
 
-    /// Runs `f` on the open database, opening the file again first if a failed write closed it.
+    /// Runs `f` on the open database, opening the file again first if an I/O error closed it
+    /// ([`Store::seen`]).
     fn with_db<T>(&self, f: impl FnOnce(&Database) -> T) -> Result<T, StoreError> {
         if let Some(db) = self.db.read().unwrap_or_else(PoisonError::into_inner).as_ref() {
             return Ok(f(db));
@@ -130,17 +131,6 @@ impl Store {
         Ok(f(db.as_ref().unwrap_or_else(|| unreachable!("just opened"))))
     }
 
-    /// Closes a database that refuses every transaction after an I/O error; the next use opens
-    /// the file again (redb then repairs what the failed commit left). Only a store opened from
-    /// a file can: a test backend's handle stays as it is. A write transaction still alive
-    /// keeps the old handle until it ends.
-    fn close_after_io_error(&self) -> bool {
-        let reopenable = self.file.is_some();
-        if reopenable {
-            drop(self.db.write().unwrap_or_else(PoisonError::into_inner).take());
-        }
-        reopenable
-    }
 
     /// Sets how long a write waits for another process's transaction (default 10 s).
     pub fn set_write_wait(&mut self, wait: Duration) {
@@ -211,15 +201,9 @@ impl Store {
 
     fn begin_write(&self) -> Result<WriteTransaction, StoreError> {
         let start = Instant::now();
-        let mut reopened = false;
         loop {
             match self.with_db(Database::try_begin_write)? {
                 Ok(tx) => return Ok(tx),
-                Err(TransactionError::Storage(redb::StorageError::PreviousIo))
-                    if !reopened && self.close_after_io_error() =>
-                {
-                    reopened = true;
-                }
                 Err(TransactionError::WouldBlock) if start.elapsed() < self.write_wait => {
                     sleep(Duration::from_millis(2));
                 }
@@ -237,13 +221,8 @@ impl Store {
         body: impl FnOnce(&redb::ReadTransaction) -> Result<T, redb::Error>,
     ) -> Result<T, StoreError> {
         contain_panics(&self.path, || {
-            let tx = match self.with_db(Database::begin_read)? {
-                Err(TransactionError::Storage(redb::StorageError::PreviousIo)) if self.close_after_io_error() => {
-                    self.with_db(Database::begin_read)?
-                }
-                begun => begun,
-            };
-            body(&tx.map_err(|e| self.read_error(e))?).map_err(|e| self.read_error(e))
+            let tx = self.with_db(Database::begin_read)?.map_err(|e| self.read_error(e))?;
+            body(&tx).map_err(|e| self.read_error(e))
         })
     }
 
@@ -324,11 +303,14 @@ impl Store {
         StoreError::Write { path: self.shown(), source: self.seen(e.into()) }
     }
 
-    /// An I/O error leaves redb's handle refusing everything after it: closed at once, the
-    /// next use (reading a failed commit's log back, say) opens the file afresh.
+    /// An I/O error leaves redb's handle refusing every transaction after it until it is
+    /// closed: a store opened from a file closes it at once, and its next use (reading a failed
+    /// commit's log back, say) opens the file afresh, redb repairing what the failure left. A
+    /// test backend's handle stays as it is; a write transaction still alive keeps the old
+    /// handle until it ends.
     fn seen(&self, e: redb::Error) -> redb::Error {
-        if matches!(e, redb::Error::Io(_) | redb::Error::PreviousIo) {
-            self.close_after_io_error();
+        if self.file.is_some() && matches!(e, redb::Error::Io(_) | redb::Error::PreviousIo) {
+            drop(self.db.write().unwrap_or_else(PoisonError::into_inner).take());
         }
         e
     }
