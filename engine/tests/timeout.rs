@@ -42,6 +42,55 @@ fn spec13_1_the_text_says_what_was_answered_and_how_to_resume() {
     assert!(state.result().unwrap().text().contains("\nNothing was answered.\n"));
 }
 
+/// Text being typed in an editor left open when the form timed out is reported beside what was
+/// saved (`details.draft`, and a line of the text) — not as an answer: it was never saved, and
+/// resuming reopens the editor with it. Blanks are no draft.
+#[rstest]
+#[case::answer("4\ntype \"use zig because\"", json!({"questionId":"lang","kind":"answer","text":"use zig because"}),
+    "Lang: \"use zig because\"")]
+#[case::question_note("shift+n\ntype \"ask the team\"", json!({"questionId":"lang","kind":"questionNote","text":"ask the team"}),
+    "Lang note: \"ask the team\"")]
+#[case::option_note("1\ndown\nn\ntype \"only for CLIs\"",
+    json!({"questionId":"feat","kind":"optionNote","optionValue":"b","text":"only for CLIs"}),
+    "Feat note on \"Beta\": \"only for CLIs\"")]
+fn spec13_1_a_draft_being_typed_is_reported_not_saved(#[case] script: &str, #[case] draft: serde_json::Value, #[case] line: &str) {
+    let (state, _) = timed_out(script);
+    let result = state.result_of("f-1").unwrap();
+    let d = serde_json::to_value(&result.details).unwrap();
+    assert_eq!(d["draft"], draft);
+    assert!(
+        result.text().contains(&format!("\nBeing typed when it closed, not saved: {line}\nEvery keystroke")),
+        "{}",
+        result.text()
+    );
+    let question = draft["questionId"].as_str().unwrap();
+    assert!(!d["answers"][question].to_string().contains(draft["text"].as_str().unwrap()), "not saved: {d}");
+}
+
+/// A transcript (pi's tool row) shows a timed-out form as such, with what was saved and what
+/// was being typed — not as a bare `Cancelled`.
+#[test]
+fn spec13_1_a_timed_out_transcript_shows_what_was_saved_and_typed() {
+    use ask_engine::project::transcript::result_rows;
+    let (state, _) = timed_out("1\n4\ntype \"gamma-ish\"");
+    assert_eq!(
+        result_rows(&state.result_of("f-1").unwrap()),
+        ["Timed out", "✓ Lang: Rust", "… Feat, being typed, not saved: gamma-ish"]
+    );
+    let (state, _) = timed_out("");
+    assert_eq!(result_rows(&state.result().unwrap()), ["Timed out"]);
+}
+
+#[test]
+fn spec13_1_a_blank_draft_or_a_closed_editor_is_no_draft() {
+    for script in ["4\ntype \"   \"", "4\ntype \"saved\"\nenter", ""] {
+        let (state, _) = timed_out(script);
+        let result = state.result_of("f-1").unwrap();
+        assert!(result.details.draft.is_none(), "{script}");
+        assert!(!result.text().contains("Being typed"), "{script}");
+    }
+}
+
 #[rstest]
 #[case::submitted("1\n1\nenter\n1\nenter")]
 #[case::cancelled("esc")]

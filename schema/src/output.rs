@@ -85,6 +85,37 @@ pub struct Details {
     /// With `timedOut`: the flow id that `ask-user resume` (or `ask --id`) reopens.
     #[serde(default, skip_serializing_if = "Option::is_none", rename = "flowId")]
     pub flow_id: Option<String>,
+    /// With `timedOut`: text the user was typing in an editor left open when the form closed.
+    /// Not saved, so not in `answers`; resuming the flow reopens the editor with it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub draft: Option<Draft>,
+}
+
+/// Text being typed when a form timed out (`details.draft`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct Draft {
+    /// The question it was typed on.
+    #[serde(rename = "questionId")]
+    pub question_id: String,
+    /// What it was typed for.
+    pub kind: DraftKind,
+    /// With `optionNote`: the option's value.
+    #[serde(default, skip_serializing_if = "Option::is_none", rename = "optionValue")]
+    pub option_value: Option<String>,
+    /// The text as typed.
+    pub text: String,
+}
+
+/// What a [`Draft`] was typed for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub enum DraftKind {
+    /// The question's own (free-form) answer.
+    Answer,
+    /// The question's note.
+    QuestionNote,
+    /// A note on one of its options.
+    OptionNote,
 }
 
 /// `{kind:"invalid_input", issues}`.

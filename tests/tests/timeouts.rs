@@ -72,7 +72,10 @@ fn spec13_1_an_open_editor_is_not_cut_off_while_someone_types() {
         idle >= Duration::from_millis(4500),
         "closed only after the editor was idle 5 s (closed {idle:?} after the last key)"
     );
-    assert_eq!(sb.out()["details"]["timedOut"], true);
+    let out = sb.out();
+    assert_eq!(out["details"]["timedOut"], true);
+    assert_eq!(out["details"]["draft"]["text"], "MySQL", "what was being typed is reported: {out}");
+    assert!(out["content"][0]["text"].as_str().unwrap().contains("not saved: Database: \"MySQL\""), "{out}");
 }
 
 #[test]

@@ -19,6 +19,7 @@ pub fn invalid_result(issues: Vec<Issue>) -> ToolResult {
         elaboration: None,
         timed_out: false,
         flow_id: None,
+        draft: None,
     };
     ToolResult::new(text, details)
 }
@@ -36,6 +37,7 @@ pub fn fallback_result(form: &Form) -> ToolResult {
         elaboration: None,
         timed_out: false,
         flow_id: None,
+        draft: None,
     };
     ToolResult::new(fallback_text(form), details)
 }
@@ -60,6 +62,7 @@ pub fn id_conflict_result(id: &str) -> ToolResult {
         elaboration: None,
         timed_out: false,
         flow_id: None,
+        draft: None,
     };
     ToolResult::new(format!("ask_user was not shown: {message}"), details)
 }

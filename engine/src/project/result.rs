@@ -1,11 +1,11 @@
 //! The `details` projection: answers, continuation and elaboration (D7–D10, D26).
 
 use ask_schema::{
-    Answer, Continuation, Details, ElaboratedQuestion, Elaboration, ElaborationItem, IndexMap, Mode,
-    NextAction, Question, QuestionMeta, QuestionStateEntry, QuestionStatus, Strategy, Target, ToolResult,
+    Answer, Continuation, Details, Draft, DraftKind, ElaboratedQuestion, Elaboration, ElaborationItem, IndexMap,
+    Mode, NextAction, Question, QuestionMeta, QuestionStateEntry, QuestionStatus, Strategy, Target, ToolResult,
 };
 
-use crate::state::{FlowState, Outcome, QuestionState};
+use crate::state::{EditorTarget, FlowState, Outcome, QuestionState};
 
 /// What the agent is told to do with an elaboration.
 pub const ELABORATION_INSTRUCTION: &str = "Answer each note directly first. Then, only if a choice is still needed, \
@@ -79,9 +79,25 @@ impl FlowState {
         let mut details = self.details(outcome);
         if outcome == Outcome::TimedOut {
             details.flow_id = id.map(str::to_owned);
+            details.draft = self.draft();
         }
         let text = crate::project::text::result_text(&self.form.questions, &details);
         Some(ToolResult::new(text, details))
+    }
+
+    /// What the open editor holds, when it holds more than blanks: a form that times out
+    /// while someone types reports it beside what was saved.
+    fn draft(&self) -> Option<Draft> {
+        let editor = self.editor.as_ref().filter(|e| !e.buffer.is_blank())?;
+        let question = self.form.questions.get(self.tab)?;
+        let (kind, option_value) = match editor.target {
+            EditorTarget::Answer => (DraftKind::Answer, None),
+            EditorTarget::QuestionNote => (DraftKind::QuestionNote, None),
+            EditorTarget::OptionNote(i) => {
+                (DraftKind::OptionNote, Some(question.options.get(i)?.value.to_string()))
+            }
+        };
+        Some(Draft { question_id: question.id.clone(), kind, option_value, text: editor.buffer.text().to_owned() })
     }
 
     /// The `details` the flow would report if it ended now with `outcome`.
@@ -106,6 +122,7 @@ impl FlowState {
             elaboration: None,
             timed_out: outcome == Outcome::TimedOut,
             flow_id: None,
+            draft: None,
         };
         if elaborate {
             details.continuation = Some(self.continuation());

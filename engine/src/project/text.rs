@@ -1,6 +1,8 @@
 //! Result text: what the agent reads in `content` (SPEC §4). No trailing newline (D27).
 
-use ask_schema::{Answer, Details, ElaborationItem, Form, Issue, Mode, Question, QuestionType, Target};
+use ask_schema::{
+    Answer, Details, Draft, DraftKind, ElaborationItem, Form, Issue, Mode, Question, QuestionType, Target,
+};
 
 /// The text of a cancelled result.
 pub const CANCELLED_TEXT: &str = "User cancelled the ask_user flow without submitting answers.";
@@ -32,6 +34,9 @@ pub fn result_text(questions: &[Question], details: &Details) -> String {
             text.push_str("\nAnswered so far:\n");
             text.push_str(&lines.join("\n"));
         }
+        if let Some(draft) = &details.draft {
+            text.push_str(&format!("\nBeing typed when it closed, not saved: {}", draft_line(questions, draft)));
+        }
         text.push_str("\nEvery keystroke is kept: ");
         match &details.flow_id {
             Some(id) => text.push_str(&format!("`ask-user resume {id}` reopens the form where it stopped.")),
@@ -51,6 +56,23 @@ pub fn result_text(questions: &[Question], details: &Details) -> String {
         return empty.to_owned();
     }
     lines.join("\n")
+}
+
+/// `Database: "use postgres because"`, or what the draft was a note on.
+fn draft_line(questions: &[Question], draft: &Draft) -> String {
+    let Some(q) = questions.iter().find(|q| q.id == draft.question_id) else {
+        return quoted(&draft.text);
+    };
+    let what = match (draft.kind, &draft.option_value) {
+        (DraftKind::Answer, _) => String::new(),
+        (DraftKind::QuestionNote, _) => " note".to_owned(),
+        (DraftKind::OptionNote, Some(value)) => {
+            let label = q.options.iter().find(|o| o.value.as_str() == value).map_or(value.as_str(), |o| &o.label);
+            format!(" note on {}", quoted(label))
+        }
+        (DraftKind::OptionNote, None) => " option note".to_owned(),
+    };
+    format!("{}{what}: {}", q.label, quoted(&draft.text))
 }
 
 fn submit_lines(questions: &[Question], details: &Details) -> Vec<String> {

@@ -34,7 +34,8 @@ pub enum RowKind {
     Empty,
 }
 
-/// `Invalid input`, `Cancelled`, the elaborate lines, or one `✓ <Label>: …` line per answer.
+/// `Invalid input`, `Cancelled`, the elaborate lines, or one `✓ <Label>: …` line per answer
+/// (after `Timed out` when the form's time ran out, with what was being typed last).
 pub fn result_rows(result: &ToolResult) -> Vec<String> {
     result_rows_with_kinds(result).into_iter().map(|(_, row)| row).collect()
 }
@@ -45,13 +46,17 @@ pub fn result_rows_with_kinds(result: &ToolResult) -> Vec<(RowKind, String)> {
     if d.error.is_some() {
         return vec![(RowKind::Invalid, "Invalid input".to_owned())];
     }
-    if d.cancelled {
+    if d.cancelled && !d.timed_out {
         return vec![(RowKind::Cancelled, "Cancelled".to_owned())];
     }
     if d.mode == Mode::Elaborate {
         return result.text().lines().map(|l| (RowKind::Elaborate, l.to_owned())).collect();
     }
+    // A timed-out form says so, then what was saved and what was being typed.
     let mut rows = Vec::new();
+    if d.timed_out {
+        rows.push((RowKind::Cancelled, "Timed out".to_owned()));
+    }
     for meta in &d.questions {
         let Some(a) = d.answers.get(&meta.id) else { continue };
         let shown = match (&a.custom_text, a.indices.is_empty()) {
@@ -76,6 +81,11 @@ pub fn result_rows_with_kinds(result: &ToolResult) -> Vec<(RowKind, String)> {
             options: option_labels(result, &meta.id).into(),
         };
         rows.extend(note_lines(&q, a, "  ").into_iter().map(|l| (RowKind::Note, l)));
+    }
+    if let Some(draft) = &d.draft {
+        let label = d.questions.iter().find(|m| m.id == draft.question_id).map_or("", |m| m.label.as_str());
+        let text = draft.text.replace('\n', "\n    ");
+        rows.push((RowKind::Note, format!("… {label}, being typed, not saved: {text}")));
     }
     if rows.is_empty() {
         rows.push((RowKind::Empty, "Submitted without answers".to_owned()));
