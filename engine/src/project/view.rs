@@ -213,9 +213,10 @@ fn editor_view(state: &FlowState, target: EditorTarget) -> Option<EditorView> {
     })
 }
 
-/// How many text lines above and below the cursor's an [`EditorView`] carries: one more than
-/// any pane is tall (a frontend's panes stay below it), so a pane's own window of lines near
-/// the cursor never reaches the edge of this one unless that is the text's own edge.
+/// How many text lines above and below the cursor's an [`EditorView`] carries: more than any
+/// pane is tall (a frontend's panes must stay below it; the terminal frontend's are at most
+/// 1 000 rows), so a pane's own window of lines near the cursor never reaches the edge of this
+/// one unless that is the text's own edge.
 pub const EDITOR_WINDOW_LINES: usize = 1024;
 
 /// The most characters of one text (a label, a prompt, a note, an answer) a view carries: 64 full
