@@ -395,3 +395,23 @@ fn the_form_shows_while_another_process_writes_the_store_and_keys_wait_for_it() 
     assert_eq!(pty.wait_exit(), 0);
     assert_eq!(sb.out()["details"]["answers"]["extras"]["indices"], json!([1, 3]));
 }
+
+/// `NO_COLOR` (no-color.org): the form draws without a single colour sequence, its emphasis
+/// kept as bold, dim and reversed; without it the same form is coloured.
+#[test]
+fn no_color_draws_the_form_without_colour_and_keeps_its_emphasis() {
+    for (no_color, coloured) in [("1", false), ("", true)] {
+        let sb = Sandbox::new();
+        let mut pty = Pty::ask(&sb, PAYLOAD, 80, 24, &[("NO_COLOR", no_color)], "Which database?");
+        pty.send("2");
+        pty.wait_for("Which extras?");
+        assert_eq!(pty.wrote(b"\x1b[38;5;"), coloured, "NO_COLOR={no_color:?}");
+        assert!(pty.wrote(b"\x1b[1m") || pty.wrote(b";1m"), "bold kept");
+        if !coloured {
+            assert!(pty.wrote(b"\x1b[2m") || pty.wrote(b";2m"), "dim stands in for grey");
+        }
+        pty.send(CTRL_C);
+        pty.send(CTRL_C);
+        assert_eq!(pty.wait_exit(), 1);
+    }
+}

@@ -76,6 +76,7 @@ impl LiveTerminal {
     /// Takes over `/dev/tty`. Fails when there is no terminal.
     pub fn open(config_path: Option<&str>) -> io::Result<LiveTerminal> {
         let mut tty = OpenOptions::new().read(true).write(true).open("/dev/tty")?;
+        crate::style::set_colourless(crate::style::no_color_env());
         let probe = tty.try_clone()?;
         let stop = Arc::new(AtomicBool::new(false));
         // Raw mode turns Ctrl+C into a key, so these come only from outside (a host forwarding

@@ -64,6 +64,8 @@ impl Pty {
         cmd.env("ASK_LOG_DIR", sb.path("logs"));
         cmd.env("ASK_USER_KEYBOARD_PROBE", "0");
         cmd.env("TERM", "xterm-256color");
+        // Colours on whatever the machine running the tests says; a test turns them off.
+        cmd.env("NO_COLOR", "");
         for (k, v) in env {
             cmd.env(k, v);
         }
