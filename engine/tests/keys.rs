@@ -265,3 +265,22 @@ fn a_preview_drawn_from_above_pages_from_the_line_drawn(
     state.apply(&ask_engine::Event::key(ask_engine::KeyPress::parse("pageUp").unwrap()));
     assert_eq!(scroll(&state), after_page_up);
 }
+
+/// The keys that leave a form are its cancel and dismiss bindings, as remapped: what a runtime
+/// whose store refuses writes lets end the run.
+#[rstest]
+#[case::cancel("esc", None, true)]
+#[case::dismiss("ctrl+c", None, true)]
+#[case::another_key("q", None, false)]
+#[case::remapped_cancel("q", Some("q"), true)]
+#[case::esc_once_cancel_moved("esc", Some("q"), false)]
+fn the_keys_that_leave_follow_the_keymap(#[case] key: &str, #[case] cancel: Option<&str>, #[case] leaves: bool) {
+    let settings = common::with(|s| {
+        if let Some(id) = cancel {
+            s.keymaps.cancel = KeyPress::parse(id).unwrap();
+        }
+    });
+    let (state, _) = common::run_with(&common::form3(), "", settings);
+    assert_eq!(state.leaves(&ask_engine::Event::key(KeyPress::parse(key).unwrap())), leaves);
+    assert!(!state.leaves(&ask_engine::Event::TextPasted { text: "esc".into() }));
+}

@@ -128,6 +128,14 @@ impl FlowState {
         }
     }
 
+    /// Whether `event` is a key that leaves the form (its cancel or dismiss binding) — once
+    /// more than a warning stands between it and the end. A runtime whose store refuses writes
+    /// lets such a key, refused again, end the run.
+    pub fn leaves(&self, event: &Event) -> bool {
+        let keys = &self.settings.keymaps;
+        matches!(event, Event::KeyPressed { key } if *key == keys.cancel || *key == keys.dismiss)
+    }
+
     /// Any saved selection, free-form text or note, or an open editor holding non-blank text.
     pub fn is_dirty(&self) -> bool {
         self.questions.iter().any(QuestionState::has_anything)

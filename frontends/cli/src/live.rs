@@ -128,10 +128,10 @@ pub(crate) fn interactive(
                     Ok(_) => unsaved = None,
                     Err(e)
                         if session.is_recording()
-                            && (unsaved.is_none() || !burst.iter().any(|e| leaves(e, session.state()))) =>
+                            && (unsaved.is_none() || !burst.iter().any(|e| session.state().leaves(e))) =>
                     {
                         tracing::warn!(error = %e, "keys not committed; the form waits");
-                        unsaved = Some(not_saved(&e));
+                        unsaved = Some(not_saved(&e, session.state()));
                     }
                     Err(e) => return Err(e.into()),
                 }
@@ -188,22 +188,14 @@ pub(crate) fn interactive(
     finish(session.state(), session.id(), report)
 }
 
-/// The keys that leave a form (its cancel and dismiss bindings, and Esc and Ctrl+C, which leave
-/// even a screen too small to draw it): once the store has refused a key, one of them refused
-/// again ends the run instead of waiting on.
-fn leaves(event: &Event, state: &FlowState) -> bool {
-    use ask_engine::{KeyCode, KeyPress, Modifiers};
+/// The footer's warning while keys cannot be saved, naming the keys that leave.
+fn not_saved(error: &ask_storage::StoreError, state: &FlowState) -> String {
     let keys = &state.settings().keymaps;
-    let Event::KeyPressed { key } = event else { return false };
-    [keys.cancel, keys.dismiss, KeyPress::plain(KeyCode::Esc), KeyPress::new(KeyCode::Char('c'), Modifiers::CTRL)]
-        .contains(key)
-}
-
-/// The footer's warning while keys cannot be saved.
-fn not_saved(error: &ask_storage::StoreError) -> String {
     format!(
-        "Not saved, so not applied: {}. Fix it and type on; Esc or Ctrl+C now leaves (`ask-user resume` continues from the last saved key).",
-        ask_storage::error_line(error)
+        "Not saved, so not applied: {}. Fix it and type on; {} or {} now leaves (`ask-user resume` continues from the last saved key).",
+        ask_storage::error_line(error),
+        keys.cancel.label(),
+        keys.dismiss.label()
     )
 }
 

@@ -106,7 +106,7 @@ pub fn run(
                 let mut said = announce::changes(&before, flow.state());
                 unsaved = failed.is_some();
                 match failed {
-                    Some((why, event)) if !flow.recording() || (was_unsaved && leaves(&event, flow.state())) => {
+                    Some((why, event)) if !flow.recording() || (was_unsaved && flow.state().leaves(&event)) => {
                         return Err(io::Error::other(why));
                     }
                     Some((why, _)) => said.push(refused(&why)),
@@ -129,13 +129,6 @@ fn refused(why: &str) -> String {
     format!(
         "Not saved, so not applied: {why}. Fix it and type the line again; q now leaves (`ask-user resume` continues from the last saved step)."
     )
-}
-
-/// Whether `event` leaves the form (its cancel or dismiss key): refused again while the store
-/// refuses, it ends the run instead of waiting on.
-fn leaves(event: &Event, state: &FlowState) -> bool {
-    let keys = &state.settings().keymaps;
-    matches!(event, Event::KeyPressed { key } if *key == keys.cancel || *key == keys.dismiss)
 }
 
 /// What a command gets: lines read out (help, a whole preview), or the events it makes.
