@@ -60,7 +60,8 @@ fn hint_under(actions: &mut Lines, hint: &str, width: u16, compact: bool) {
 /// past it, for the runtime to record (see [`ask_engine::Event::SummaryClamped`]).
 pub fn render(frame: &mut Frame, area: Rect, r: &ReviewView) -> Option<SummaryEdge> {
     let side_by_side = area.width >= SIDE_BY_SIDE;
-    let compact = area.height < roomy_rows(r, area.width, side_by_side);
+    // Shorter than its essential rows with their blanks: the blanks give way first.
+    let compact = area.height < essential_rows(r, area.width);
     let mut actions = actions(r, compact);
     // Laid out once, at the width it is drawn at; from the top, no more lines are built than
     // the pane can show from the scroll position on (the rest are counted for the `↓ N more`
@@ -116,17 +117,6 @@ pub fn render(frame: &mut Frame, area: Rect, r: &ReviewView) -> Option<SummaryEd
         draw_lines(frame, Rect { height: top, ..area }, actions);
         let below = Rect { y: area.y + top, height: area.height - top, ..area };
         draw_summary(frame, below, lines, r.scroll)
-    }
-}
-
-/// Rows the tab needs to keep its blank rows: the actions and the double-press hint with a
-/// blank above each, and where the summary goes under them a blank and two rows of it.
-fn roomy_rows(r: &ReviewView, width: u16, side_by_side: bool) -> u16 {
-    let actions = actions(r, false).len() as u16;
-    match (&r.hint, side_by_side) {
-        (Some(_), true) => actions + 2,
-        (None, true) => actions,
-        (_, false) => essential_rows(r, width),
     }
 }
 
