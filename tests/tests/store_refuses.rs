@@ -47,6 +47,22 @@ fn paste(pty: &mut Pty, text: &str) {
     pty.send(&format!("\x1b[200~{text}\x1b[201~"));
 }
 
+/// Moves the store file away: the running form cannot open it again.
+fn move_store_away(sb: &Sandbox) {
+    std::fs::rename(sb.store(), sb.path("elsewhere.redb")).unwrap();
+}
+
+/// The run ended in one line (exit 5) with the terminal restored and no store made in place of
+/// the one moved away; the file is put back. Returns the last screen and the flow's log.
+fn ended_in_one_line(pty: &mut Pty, sb: &Sandbox) -> (String, String) {
+    assert_eq!(pty.wait_exit(), 5);
+    let screen = pty.screen();
+    assert_eq!(pty.modes(), (false, false, false), "terminal restored");
+    assert!(!sb.store().exists(), "no new store was made at the path");
+    std::fs::rename(sb.path("elsewhere.redb"), sb.store()).unwrap();
+    (screen, sb.run(&["log", "show", "refused"]).stdout)
+}
+
 fn pasted_events(sb: &Sandbox) -> usize {
     sb.run(&["log", "show", "refused"]).stdout.lines().filter(|l| l.contains("  paste ")).count()
 }
@@ -88,15 +104,10 @@ fn esc_leaves_while_the_store_refuses_and_the_flow_resumes_later() {
     pty.wait_for("Paste the failing log");
     paste(&mut pty, &noise(PASTE_BYTES));
     pty.wait_for("Not saved, so not applied");
-    std::fs::rename(sb.store(), sb.path("elsewhere.redb")).unwrap();
+    move_store_away(&sb);
     pty.send("\x1b");
-    assert_eq!(pty.wait_exit(), 5);
-    let screen = pty.screen();
+    let (screen, log) = ended_in_one_line(&mut pty, &sb);
     assert!(screen.contains("moved or replaced"), "{screen}");
-    assert_eq!(pty.modes(), (false, false, false), "terminal restored");
-    assert!(!sb.store().exists(), "no new store was made at the path");
-    std::fs::rename(sb.path("elsewhere.redb"), sb.store()).unwrap();
-    let log = sb.run(&["log", "show", "refused"]).stdout;
     assert!(log.contains("key 1") && log.contains("key shift+tab") && !log.contains("paste"), "{log}");
     let resumed = sb.run(&["resume", "refused", "--script", sb.file("k", "tab\n1\n1\n").to_str().unwrap()]);
     assert_eq!(resumed.code, 0, "{}", resumed.stderr);
@@ -113,14 +124,10 @@ fn a_refused_burst_that_cannot_be_taken_back_ends_the_run_at_once() {
     let mut pty = limited(&sb);
     pty.send("\x1b[B"); // a key saved before the trouble
     pty.wait_for("Type your answer");
-    std::fs::rename(sb.store(), sb.path("elsewhere.redb")).unwrap();
+    move_store_away(&sb);
     pty.send(&format!("\x1b[200~{}\x1b[201~x", noise(PASTE_BYTES)));
-    assert_eq!(pty.wait_exit(), 5);
-    let screen = pty.screen();
+    let (screen, log) = ended_in_one_line(&mut pty, &sb);
     assert!(screen.replace('\n', " ").contains("File too large"), "{screen}");
     assert!(!screen.contains("Not saved"), "{screen}");
-    assert_eq!(pty.modes(), (false, false, false), "terminal restored");
-    std::fs::rename(sb.path("elsewhere.redb"), sb.store()).unwrap();
-    let log = sb.run(&["log", "show", "refused"]).stdout;
     assert!(log.contains("key down") && !log.contains("paste"), "{log}");
 }
