@@ -121,14 +121,17 @@ impl Store {
         if let Some(db) = self.db.read().unwrap_or_else(PoisonError::into_inner).as_ref() {
             return Ok(f(db));
         }
-        let mut db = self.db.write().unwrap_or_else(PoisonError::into_inner);
-        if db.is_none() {
-            if open::FileId::of(&self.path) != self.file {
-                return Err(StoreError::Moved { path: self.shown() });
+        let mut slot = self.db.write().unwrap_or_else(PoisonError::into_inner);
+        let db = match &mut *slot {
+            Some(db) => db, // another thread opened it meanwhile
+            empty => {
+                if open::FileId::of(&self.path) != self.file {
+                    return Err(StoreError::Moved { path: self.shown() });
+                }
+                empty.insert(open::open_file(&self.path)?)
             }
-            *db = Some(open::open_file(&self.path)?);
-        }
-        Ok(f(db.as_ref().unwrap_or_else(|| unreachable!("just opened"))))
+        };
+        Ok(f(db))
     }
 
 
