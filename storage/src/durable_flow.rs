@@ -295,13 +295,17 @@ impl<'s> DurableFlow<'s> {
         Ok(fx)
     }
 
-    /// Pushes events that arrived together (keys already waiting in the terminal's input) with
-    /// as few commits as possible — group commit: a burst of keys costs one synced transaction
-    /// instead of one per key. The log and the state end up exactly as if each event had been
-    /// pushed on its own: a group ends at an event with an effect (so that effect's outcome is
-    /// logged right after it), events after the flow completes are neither committed nor
-    /// applied, and nothing is made of a group (its effects, the next group, what the caller
-    /// draws) before it is on disk; a group whose commit fails is taken back out of the state.
+    /// Pushes events that arrived together (keys already waiting in the terminal's input, a
+    /// line of the plain frontend) with as few commits as possible — group commit: a burst of
+    /// keys costs one synced transaction instead of one per key. The log and the state end up
+    /// exactly as if each event had been pushed on its own: a group ends at a settings toggle
+    /// (its save's failure is logged right after it), events after the flow completes are
+    /// neither committed nor applied, and nothing is made of a group (its effects, the next
+    /// group, what the caller draws) before it is on disk; a group whose commit fails is taken
+    /// back out of the state, so events without a toggle among them are kept all or none.
+    /// An `@` query does not end a group: its paths arrive later as an event of their own
+    /// whenever they are asked, and only the group's newest query is asked (the fold takes
+    /// paths for the query it shows, so an older one's would be dropped).
     /// Returns how many were pushed.
     pub fn push_all(&mut self, events: &[Event]) -> Result<usize, StoreError> {
         self.opened()?;
@@ -315,14 +319,17 @@ impl<'s> DurableFlow<'s> {
             }
             let store = self.store()?;
             let (mut fx, mut before, mut group) = (Effects::default(), *self.state.settings(), 0);
+            let mut query = None;
             for event in rest {
                 before = *self.state.settings();
                 fx = self.state.apply(event);
+                query = fx.complete_query.take().or(query);
                 group += 1;
-                if fx.save_toggle.is_some() || fx.complete_query.is_some() || self.state.outcome().is_some() {
+                if fx.save_toggle.is_some() || self.state.outcome().is_some() {
                     break;
                 }
             }
+            fx.complete_query = query;
             if let Err(e) = store.append_all(&self.id, &rest[..group]) {
                 self.unfold_after_failed_commit(store);
                 return Err(e);

@@ -272,3 +272,43 @@ fn a_burst_whose_commit_fails_leaves_the_state_a_fold_of_the_log() {
     assert_eq!(&FlowState::replay(&logged), flow.state());
 }
 
+
+/// An `@` path typed in one burst (a paste, or a line of the plain frontend) is one commit and
+/// one lookup, for the query as it stands at the burst's end: the fold keeps only paths for the
+/// query it shows, so asking for `@`, `@s` and `@sr` on the way was wasted, and ending a group
+/// at each of them split a line into commits that a full disk could cut in the middle.
+#[test]
+fn a_burst_typing_an_at_path_is_one_commit_and_one_lookup() {
+    let backend = CountingBackend::default();
+    let syncs = std::sync::Arc::clone(&backend.syncs);
+    let store = Store::with_backend(backend, "memory", redb::ConcurrencyMode::ExclusiveWriter).unwrap();
+    let asked = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+    let log = std::sync::Arc::clone(&asked);
+    let mut flow = DurableFlow::start(&store, &FlowRecord::new("f", "ask", "s", 0), opened(1, false))
+        .unwrap()
+        .with_file_offers(Box::new(move |q: &str| {
+            log.lock().unwrap().push(q.to_owned());
+            vec![format!("{q}.rs")]
+        }));
+    let key = |id: &str| Event::key(KeyPress::parse(id).unwrap());
+    flow.push(key("n")).unwrap(); // an option note editor
+    flow.push(key("x")).unwrap();
+    let before = syncs.load(std::sync::atomic::Ordering::SeqCst);
+    flow.push(key("y")).unwrap();
+    let one_commit = syncs.load(std::sync::atomic::Ordering::SeqCst) - before;
+    let typed: Vec<Event> =
+        "see @sr".chars().map(|c| if c == ' ' { key("space") } else { key(&c.to_string()) }).collect();
+    let before = syncs.load(std::sync::atomic::Ordering::SeqCst);
+    assert_eq!(flow.push_all(&typed).unwrap(), typed.len());
+    let burst = syncs.load(std::sync::atomic::Ordering::SeqCst) - before;
+    assert!(burst <= 2 * one_commit, "one commit for the burst: {burst} syncs, {one_commit} for one key");
+    flow.settle().unwrap();
+    assert_eq!(*asked.lock().unwrap(), ["sr"], "one lookup, for the query typed");
+    let logged = store.events("f").unwrap();
+    assert_eq!(
+        logged.last(),
+        Some(&Event::CompletionsOffered { query: "sr".into(), items: vec!["sr.rs".into()] }),
+        "{logged:?}"
+    );
+    assert_eq!(&FlowState::replay(&logged), flow.state());
+}

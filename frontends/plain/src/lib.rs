@@ -23,6 +23,10 @@ pub trait Flow {
     fn state(&self) -> &FlowState;
     /// Commits and applies one event.
     fn push(&mut self, event: Event) -> Result<(), String>;
+    /// Commits a line's events together, then applies them: all of them or, on `Err` (the
+    /// store refused them), none, so a refused line can be said again as it was. Events after
+    /// one that completes the flow are neither committed nor applied.
+    fn push_line(&mut self, events: &[Event]) -> Result<(), String>;
     /// Whether events can still be committed after a refused one (false when the state could
     /// not be put back to the log's: nothing more may be built on it).
     fn recording(&self) -> bool {
@@ -87,29 +91,22 @@ pub fn run(
         if line.trim().is_empty() {
             continue;
         }
-        let said = match commands::parse(&line).and_then(|c| reply(&c, flow.state())) {
+        let command = commands::parse(&line);
+        let leaving = command == Ok(commands::Command::Cancel);
+        let said = match command.and_then(|c| reply(&c, flow.state())) {
             Err(why) => vec![why],
             Ok(Reply::Read(lines)) => lines,
             Ok(Reply::Events(events)) => {
                 let before = flow.state().clone();
                 let was_unsaved = unsaved;
-                let mut failed = None;
-                for event in events {
-                    if let Err(why) = flow.push(event.clone()) {
-                        failed = Some((why, event));
-                        break;
-                    }
-                    if flow.state().outcome().is_some() {
-                        break;
-                    }
-                }
+                let failed = flow.push_line(&events).err();
                 let mut said = announce::changes(&before, flow.state());
                 unsaved = failed.is_some();
                 match failed {
-                    Some((why, event)) if !flow.recording() || (was_unsaved && flow.state().leaves(&event)) => {
+                    Some(why) if !flow.recording() || (was_unsaved && leaving) => {
                         return Err(io::Error::other(why));
                     }
-                    Some((why, _)) => said.push(refused(&why)),
+                    Some(why) => said.push(refused(&why)),
                     None if said.is_empty() => said.push("Nothing changed.".to_owned()),
                     None => {}
                 }

@@ -30,6 +30,19 @@ impl Flow for Refusing {
         self.state.apply(&event);
         Ok(())
     }
+    fn push_line(&mut self, events: &[Event]) -> Result<(), String> {
+        self.pushes += 1;
+        if (self.refusing)(self.pushes) {
+            return Err("cannot write the store s.redb: No space left on device (os error 28)".into());
+        }
+        for event in events {
+            if self.state.outcome().is_some() {
+                break;
+            }
+            self.state.apply(event);
+        }
+        Ok(())
+    }
     fn recording(&self) -> bool {
         self.recovers || self.pushes == 0 || !(self.refusing)(self.pushes)
     }
@@ -74,4 +87,20 @@ fn a_refusal_the_flow_cannot_recover_from_ends_the_run_at_once() {
     let (ended, _, said) = talk_to(flow, &["3", "3", "1"]);
     assert!(ended.unwrap_err().to_string().contains("No space left on device"));
     assert!(!said.contains("Not saved"), "{said}");
+}
+
+/// After a refusal only `q` ends the run, as the refusal line says: any other line refused
+/// again is said again, even one whose first key is the cancel binding because it closes an
+/// editor first (a flow resumed with an option note editor open).
+#[test]
+fn only_q_refused_again_ends_the_run() {
+    let mut state = opened("single-database.json");
+    state.apply(&Event::key(ask_engine::KeyPress::parse("n").unwrap()));
+    assert!(state.editor().is_some());
+    let flow = Refusing { state, pushes: 0, refusing: |n| n <= 2, recovers: true };
+    let (ended, flow, said) = talk_to(flow, &["N later", "N later", "t my own", "1"]);
+    assert_eq!(ended.unwrap(), Ended::Completed, "{said}");
+    assert_eq!(said.matches("Not saved").count(), 2, "{said}");
+    let result = serde_json::to_value(flow.state.result().unwrap()).unwrap();
+    assert_eq!(result["details"]["answers"]["database"]["customText"], "my own", "{said}");
 }

@@ -15,6 +15,15 @@ impl Flow for Memory {
         self.0.apply(&event);
         Ok(())
     }
+    fn push_line(&mut self, events: &[Event]) -> Result<(), String> {
+        for event in events {
+            if self.0.outcome().is_some() {
+                break;
+            }
+            self.0.apply(event);
+        }
+        Ok(())
+    }
 }
 
 /// A flow opened on one of `examples/`.
