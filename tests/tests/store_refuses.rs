@@ -131,3 +131,26 @@ fn a_refused_burst_that_cannot_be_taken_back_ends_the_run_at_once() {
     assert!(!screen.contains("Not saved"), "{screen}");
     assert!(log.contains("key down") && !log.contains("paste"), "{log}");
 }
+
+/// A resize the store refused is not reported again by the terminal; once the store takes
+/// writes, the next key records the size the terminal has then, so the flow's log (and what
+/// `resume` or a replay lays out from it) is not left at the old size.
+#[test]
+fn a_refused_resize_is_recorded_once_the_store_takes_writes_again() {
+    let sb = Sandbox::new();
+    let mut pty = limited(&sb);
+    paste(&mut pty, &noise(PASTE_BYTES));
+    pty.wait_for("Not saved, so not applied");
+    move_store_away(&sb); // refused, the store's handle was closed: it cannot be opened now
+    pty.resize(90, 26);
+    pty.wait_for("moved or replaced");
+    std::fs::rename(sb.path("elsewhere.redb"), sb.store()).unwrap();
+    pty.send("\x1b[B");
+    pty.wait_for("Type your answer");
+    pty.send("\x1b");
+    pty.send("\x1b");
+    assert_eq!(pty.wait_exit(), 1);
+    let log = sb.run(&["log", "show", "refused"]).stdout;
+    let resize_at = log.find("resize 90x26").unwrap_or_else(|| panic!("the new size is logged:\n{log}"));
+    assert!(resize_at < log.find("key down").unwrap(), "recorded before the key:\n{log}");
+}

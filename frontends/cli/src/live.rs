@@ -124,7 +124,16 @@ pub(crate) fn interactive(
                 // the person can free space and type on. Leaving while it cannot save ends the
                 // run as any write failure does, with every key saved before it kept; so does a
                 // flow that can no longer be recorded (its state could not be put back).
-                match session.push_all(&burst) {
+                // A resize the store refused is not reported again: while writes are refused,
+                // each try first records the size the terminal has now (on its own, so a
+                // refusal needs nothing taken back out of the state).
+                let size = term.size();
+                let caught_up = if unsaved.is_some() && size != session.state().size() {
+                    session.push(Event::TerminalResized { size }).map(drop)
+                } else {
+                    Ok(())
+                };
+                match caught_up.and_then(|()| session.push_all(&burst)) {
                     Ok(_) => unsaved = None,
                     Err(e)
                         if session.is_recording()
