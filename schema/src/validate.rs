@@ -61,6 +61,10 @@ fn json_error_in_words(err: &serde_json::Error) -> String {
         serde_json::error::Category::Eof => {
             format!("payload is not valid JSON: it ends too early ({place}); is a bracket or quote missing?")
         }
+        // serde_json stops at 128 levels of arrays and objects, and says so only in its message.
+        serde_json::error::Category::Syntax if err.to_string().starts_with("recursion limit exceeded") => {
+            format!("payload is nested too deeply: more than 128 levels of arrays and objects ({place})")
+        }
         serde_json::error::Category::Syntax => {
             format!("payload is not valid JSON: unexpected text at {place}")
         }

@@ -192,6 +192,14 @@ proptest! {
     "{\n  \"title\": 'x'\n}",
     "payload is not valid JSON: unexpected text at line 2, column 12"
 )]
+#[case::nested_too_deep(
+    &format!("{}{}", "[".repeat(200), "]".repeat(200)),
+    "payload is nested too deeply: more than 128 levels of arrays and objects (line 1, column 128)"
+)]
+#[case::nested_too_deep_in_a_question(
+    &format!(r#"{{"questions":[{{"id":"a","prompt":"P","options":{}{}}}]}}"#, "[".repeat(200), "]".repeat(200)),
+    "payload is nested too deeply: more than 128 levels of arrays and objects (line 1, column 172)"
+)]
 fn spec3_text_that_is_not_json_is_explained_in_plain_words(#[case] text: &str, #[case] expected: &str) {
     let issues = ask_schema::validate_text(text, ask_schema::FormSource::Tool).unwrap_err();
     assert_eq!(issues.len(), 1);
