@@ -261,10 +261,7 @@ fn plain(session: &mut DurableFlow, timeout: Option<Duration>, report: Report) -
         fn state(&self) -> &FlowState {
             self.0.state()
         }
-        fn push(&mut self, event: Event) -> Result<(), String> {
-            self.0.push(event).map(|_| ()).map_err(|e| ask_storage::error_line(&e))
-        }
-        fn push_line(&mut self, events: &[Event]) -> Result<(), String> {
+        fn push(&mut self, events: &[Event]) -> Result<(), String> {
             // One group: a line never toggles a setting, the one thing that splits a group.
             self.0.push_all(events).map(|_| ()).map_err(|e| ask_storage::error_line(&e))
         }

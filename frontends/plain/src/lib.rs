@@ -21,12 +21,10 @@ use ask_engine::{Event, FlowState};
 pub trait Flow {
     /// The state folded so far.
     fn state(&self) -> &FlowState;
-    /// Commits and applies one event.
-    fn push(&mut self, event: Event) -> Result<(), String>;
-    /// Commits a line's events together, then applies them: all of them or, on `Err` (the
-    /// store refused them), none, so a refused line can be said again as it was. Events after
-    /// one that completes the flow are neither committed nor applied.
-    fn push_line(&mut self, events: &[Event]) -> Result<(), String>;
+    /// Commits events together (a line's, or the timeout), then applies them: all of them or,
+    /// on `Err` (the store refused them), none, so a refused line can be said again as it was.
+    /// Events after one that completes the flow are neither committed nor applied.
+    fn push(&mut self, events: &[Event]) -> Result<(), String>;
     /// Whether events can still be committed after a refused one (false when the state could
     /// not be put back to the log's: nothing more may be built on it).
     fn recording(&self) -> bool {
@@ -80,7 +78,7 @@ pub fn run(
             Err(RecvTimeoutError::Disconnected) => return Ok(Ended::InputClosed),
             Err(RecvTimeoutError::Timeout) => {
                 let seconds = deadline.map_or(0, |(_, s)| s);
-                flow.push(Event::TimedOut { seconds }).map_err(io::Error::other)?;
+                flow.push(&[Event::TimedOut { seconds }]).map_err(io::Error::other)?;
                 writeln!(out)?;
                 for line in announce::screen(flow.state()) {
                     writeln!(out, "{line}")?;
@@ -99,7 +97,7 @@ pub fn run(
             Ok(Reply::Events(events)) => {
                 let before = flow.state().clone();
                 let was_unsaved = unsaved;
-                let failed = flow.push_line(&events).err();
+                let failed = flow.push(&events).err();
                 let mut said = announce::changes(&before, flow.state());
                 unsaved = failed.is_some();
                 match failed {

@@ -7,41 +7,33 @@ mod common;
 
 use ask_engine::{Event, FlowState};
 use ask_plain::{Ended, Flow, run};
-use common::opened;
+use common::{Memory, opened};
 
 /// A flow whose pushes are refused while `refusing` says so, counted from the first push.
 struct Refusing {
-    state: FlowState,
+    flow: Memory,
     pushes: usize,
     refusing: fn(usize) -> bool,
     /// Whether a refusal leaves the flow recording (its state put back to the log's).
     recovers: bool,
 }
 
+impl Refusing {
+    fn new(state: FlowState, refusing: fn(usize) -> bool, recovers: bool) -> Refusing {
+        Refusing { flow: Memory(state), pushes: 0, refusing, recovers }
+    }
+}
+
 impl Flow for Refusing {
     fn state(&self) -> &FlowState {
-        &self.state
+        &self.flow.0
     }
-    fn push(&mut self, event: Event) -> Result<(), String> {
+    fn push(&mut self, events: &[Event]) -> Result<(), String> {
         self.pushes += 1;
         if (self.refusing)(self.pushes) {
             return Err("cannot write the store s.redb: No space left on device (os error 28)".into());
         }
-        self.state.apply(&event);
-        Ok(())
-    }
-    fn push_line(&mut self, events: &[Event]) -> Result<(), String> {
-        self.pushes += 1;
-        if (self.refusing)(self.pushes) {
-            return Err("cannot write the store s.redb: No space left on device (os error 28)".into());
-        }
-        for event in events {
-            if self.state.outcome().is_some() {
-                break;
-            }
-            self.state.apply(event);
-        }
-        Ok(())
+        self.flow.push(events)
     }
     fn recording(&self) -> bool {
         self.recovers || self.pushes == 0 || !(self.refusing)(self.pushes)
@@ -49,7 +41,7 @@ impl Flow for Refusing {
 }
 
 fn talk(lines: &[&str], refusing: fn(usize) -> bool) -> (std::io::Result<Ended>, Refusing, String) {
-    talk_to(Refusing { state: opened("single-database.json"), pushes: 0, refusing, recovers: true }, lines)
+    talk_to(Refusing::new(opened("single-database.json"), refusing, true), lines)
 }
 
 fn talk_to(mut flow: Refusing, lines: &[&str]) -> (std::io::Result<Ended>, Refusing, String) {
@@ -66,7 +58,7 @@ fn a_refused_line_changes_nothing_is_said_and_can_be_said_again() {
     let refusal: Vec<&str> = said.lines().filter(|l| l.contains("Not saved")).collect();
     assert_eq!(refusal.len(), 1, "{said}");
     assert!(refusal[0].contains("No space left on device") && refusal[0].contains("q now leaves"), "{said}");
-    let result = serde_json::to_value(flow.state.result().unwrap()).unwrap();
+    let result = serde_json::to_value(flow.state().result().unwrap()).unwrap();
     assert_eq!(result["details"]["answers"]["database"]["values"][0], "dynamodb");
 }
 
@@ -75,15 +67,19 @@ fn q_refused_again_while_the_store_refuses_ends_the_run_with_its_reason() {
     let (ended, flow, said) = talk(&["q", "q", "1"], |_| true);
     let error = ended.unwrap_err();
     assert!(error.to_string().contains("No space left on device"), "{error}");
-    assert!(flow.state.outcome().is_none() && !flow.state.is_dirty(), "nothing was applied:\n{said}");
-    assert_eq!(said.matches("Not saved").count(), 1, "the first refusal is said, the second ends it:\n{said}");
+    assert!(flow.state().outcome().is_none() && !flow.state().is_dirty(), "nothing was applied:\n{said}");
+    assert_eq!(
+        said.matches("Not saved").count(),
+        1,
+        "the first refusal is said, the second ends it:\n{said}"
+    );
 }
 
 /// A refusal after which the flow no longer records (its state could not be put back) ends the
 /// run at once: nothing more is said or built on that state.
 #[test]
 fn a_refusal_the_flow_cannot_recover_from_ends_the_run_at_once() {
-    let flow = Refusing { state: opened("single-database.json"), pushes: 0, refusing: |n| n == 1, recovers: false };
+    let flow = Refusing::new(opened("single-database.json"), |n| n == 1, false);
     let (ended, _, said) = talk_to(flow, &["3", "3", "1"]);
     assert!(ended.unwrap_err().to_string().contains("No space left on device"));
     assert!(!said.contains("Not saved"), "{said}");
@@ -97,10 +93,10 @@ fn only_q_refused_again_ends_the_run() {
     let mut state = opened("single-database.json");
     state.apply(&Event::key(ask_engine::KeyPress::parse("n").unwrap()));
     assert!(state.editor().is_some());
-    let flow = Refusing { state, pushes: 0, refusing: |n| n <= 2, recovers: true };
+    let flow = Refusing::new(state, |n| n <= 2, true);
     let (ended, flow, said) = talk_to(flow, &["N later", "N later", "t my own", "1"]);
     assert_eq!(ended.unwrap(), Ended::Completed, "{said}");
     assert_eq!(said.matches("Not saved").count(), 2, "{said}");
-    let result = serde_json::to_value(flow.state.result().unwrap()).unwrap();
+    let result = serde_json::to_value(flow.state().result().unwrap()).unwrap();
     assert_eq!(result["details"]["answers"]["database"]["customText"], "my own", "{said}");
 }

@@ -11,11 +11,7 @@ impl Flow for Memory {
     fn state(&self) -> &FlowState {
         &self.0
     }
-    fn push(&mut self, event: Event) -> Result<(), String> {
-        self.0.apply(&event);
-        Ok(())
-    }
-    fn push_line(&mut self, events: &[Event]) -> Result<(), String> {
+    fn push(&mut self, events: &[Event]) -> Result<(), String> {
         for event in events {
             if self.0.outcome().is_some() {
                 break;
