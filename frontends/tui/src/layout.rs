@@ -1,9 +1,10 @@
 //! Where each part of the screen goes: a pure function of the area and the view model, and the
 //! policy for what gives way when rows run out (issue 12.24). When everything does not fit,
 //! footer hints go first (one line at a time), then the blank spacer rows, then option
-//! descriptions, whose rows then go back to the spacers and hints where they fit. The prompt's
-//! first line and the cursor's row are never dropped; an option list that still does not fit
-//! scrolls, with "↑ N more" / "↓ N more" (or "k/N") markers.
+//! descriptions, whose rows then go back to the spacers and hints where they fit. The blank row
+//! under a question's prompt counts as a spacer. The prompt's first line and the cursor's row are
+//! never dropped; an option list that still does not fit scrolls, with "↑ N more" / "↓ N more"
+//! (or "k/N") markers, and keeps at least half the screen: hints, then spacers, give way to it.
 
 use ask_engine::ViewModel;
 use ask_engine::project::view::{Body, QuestionView};
@@ -13,8 +14,11 @@ use crate::draw::{footer, header, question};
 
 /// Wide enough for the preview pane beside the options.
 const SIDE_BY_SIDE: u16 = 90;
-/// Tall enough for the preview pane under the options when it cannot go beside them.
+/// Tall enough for the preview pane under a long option list when it cannot go beside it: each
+/// takes half.
 const STACKED: u16 = 12;
+/// The fewest rows a preview pane under a whole option list takes: its borders and three lines.
+const PREVIEW_MIN: u16 = 5;
 /// Rows an option list keeps when the screen is short: the cursor's row and both markers.
 const LIST_MIN: u16 = 3;
 
@@ -65,16 +69,19 @@ pub fn layout(area: Rect, view: &ViewModel) -> Areas {
     let head = question.map_or(0, |q| question::head_height(q, width) as u16);
     let with_descriptions = question.map(|q| list_needs(q, area.width, area.height, true));
     let without = std::cell::OnceCell::new();
+    let chrome = |plan: Plan| header_h + fixed + plan.hints + spacer_rows(plan, fixed);
+    let body_rows = |plan: Plan| area.height.saturating_sub(chrome(plan));
     let fits = |plan: Plan| {
         let (Some(q), Some(with)) = (question, with_descriptions) else { return false };
-        let chrome = header_h + fixed + plan.hints + spacer_rows(plan, fixed);
-        let Some(body) = area.height.checked_sub(chrome) else { return false };
+        if chrome(plan) > area.height {
+            return false;
+        }
         let list = if plan.descriptions {
             with
         } else {
             *without.get_or_init(|| list_needs(q, area.width, area.height, false))
         };
-        head + list <= body
+        head_wants(head, plan.spacers) + asks(q, area.width, list) <= body_rows(plan)
     };
     // Give up rows in the policy's order until everything fits; if nothing does, the content
     // scrolls anyway, and the hints keep at most a third of the screen, as they always had.
@@ -88,8 +95,24 @@ pub fn layout(area: Rect, view: &ViewModel) -> Areas {
         .chain(hints_then(true, false))
         .chain([Plan { hints: 0, spacers: false, descriptions: false }]);
     let plan = candidates.find(|&p| fits(p)).unwrap_or_else(|| {
+        // The content scrolls: what it keeps of the screen is the list's (or the review's) part
+        // of the body; the hints keep at most a third of the screen, as they always had, but
+        // give way (then the spacers) to keep the scrolling part at least half of it.
+        let scrolled = |plan: Plan| {
+            let body = body_rows(plan);
+            let (Some(q), Some(list)) = (question, with_descriptions) else { return body };
+            body - head_rows(body, head_wants(head, plan.spacers), asks(q, area.width, list))
+        };
         let room = (area.height / 3).saturating_sub(fixed);
-        Plan { hints: all_hints.min(room), spacers: true, descriptions: true }
+        let mut plan = Plan { hints: all_hints.min(room), spacers: true, descriptions: true };
+        let half = area.height.div_ceil(2);
+        while scrolled(plan) < half && plan.hints > 0 {
+            plan.hints -= 1;
+        }
+        if scrolled(plan) < half {
+            plan.spacers = false;
+        }
+        plan
     });
     let essential = match &view.body {
         Body::Question(_) => 1 + LIST_MIN,
@@ -109,7 +132,7 @@ pub fn layout(area: Rect, view: &ViewModel) -> Areas {
     let question = question.map(|q| {
         let list = if plan.descriptions { with_descriptions } else { without.get().copied() };
         let list = list.unwrap_or_else(|| list_needs(q, area.width, area.height, plan.descriptions));
-        question_areas(body, q, head, list, plan.descriptions)
+        question_areas(body, q, (head, head_wants(head, plan.spacers)), list, plan.descriptions)
     });
     Areas { header, body, footer, question }
 }
@@ -141,22 +164,36 @@ fn spacer_rows(plan: Plan, fixed: u16) -> u16 {
     }
 }
 
-/// The parts of a question tab in `body`: the head takes what it needs, up to what leaves the
-/// list its rows (at least half the body when the list is long, and never less than the
-/// prompt's first line).
+/// Rows a question's head asks for: all of it, or — when the spacers gave way — all but the
+/// blank row that ends it.
+fn head_wants(head: u16, spacers: bool) -> u16 {
+    if spacers { head } else { head.saturating_sub(1) }
+}
+
+/// Rows the head takes of a `body` that must also hold a list of `list` rows: what it `wants`,
+/// up to what leaves the list its rows (or half the body when the list is long anyway, and at
+/// least [`LIST_MIN`] rows), and never less than the prompt's first line.
+fn head_rows(body: u16, wants: u16, list: u16) -> u16 {
+    let room = body.saturating_sub(list).max(body / 2);
+    let most = body.saturating_sub(LIST_MIN.min(list)).max(1);
+    wants.min(room).min(most).max(1).min(body)
+}
+
+/// The parts of a question tab in `body`: the head takes all of itself (`whole`) where that
+/// leaves the options what they ask for, else what [`head_rows`] gives it of what it `wants` in
+/// this plan.
 fn question_areas(
     body: Rect,
     q: &QuestionView,
-    want: u16,
+    (whole, wants): (u16, u16),
     list_want: u16,
     descriptions: bool,
 ) -> QuestionAreas {
-    // Everything fits: the head takes what it needs. Otherwise the head keeps at most what
-    // leaves the list its rows, or half the body when the list is long anyway.
-    let room = body.height.saturating_sub(list_want).max(body.height / 2);
-    let most = body.height.saturating_sub(LIST_MIN).max(1);
-    let head_h = want.min(room).min(most).max(1).min(body.height);
+    let ask = asks(q, body.width, list_want);
+    // The blank under the prompt comes back wherever a spare row allows it.
+    let head_h = if whole + ask <= body.height { whole } else { head_rows(body.height, wants, ask) };
     let [head, rest] = Layout::vertical([Constraint::Length(head_h), Constraint::Fill(1)]).areas(body);
+    let whole_list = list_want + PREVIEW_MIN <= rest.height;
     let (list, preview) = match q.preview {
         Some(_) if rest.width >= SIDE_BY_SIDE => {
             let left = beside_width(rest.width);
@@ -165,9 +202,11 @@ fn question_areas(
                     .areas(rest);
             (list, Some(preview))
         }
-        Some(_) if rest.height >= STACKED => {
+        // Under the list: a whole list leaves the pane every row under it; a long one shares.
+        Some(_) if whole_list || rest.height >= STACKED => {
+            let list_h = if whole_list { list_want } else { rest.height / 2 };
             let [list, preview] =
-                Layout::vertical([Constraint::Length(rest.height / 2), Constraint::Fill(1)]).areas(rest);
+                Layout::vertical([Constraint::Length(list_h), Constraint::Fill(1)]).areas(rest);
             (list, Some(preview))
         }
         _ => (rest, None),
@@ -176,13 +215,22 @@ fn question_areas(
 }
 
 /// Rows the whole option list needs in a body `width` columns wide, or more than `cap` when it
-/// cannot fit in `cap` rows (only that much is laid out). A preview beside the list narrows it;
-/// one under the list takes half the rows, so the list needs twice its lines.
+/// cannot fit in `cap` rows (only that much is laid out). A preview beside the list narrows it.
 fn list_needs(q: &QuestionView, width: u16, cap: u16, descriptions: bool) -> u16 {
-    let beside = q.preview.is_some() && width >= SIDE_BY_SIDE;
+    let beside = q.preview.is_some() && !pane_under(q, width);
     let list_width = if beside { beside_width(width) } else { width };
-    let need = question::list_height(q, list_width as usize, cap as usize + 1, descriptions) as u16;
-    if q.preview.is_some() && !beside { need.saturating_mul(2) } else { need }
+    question::list_height(q, list_width as usize, cap as usize + 1, descriptions) as u16
+}
+
+/// Whether `q`'s preview pane goes under its options (the body is too narrow for beside them).
+fn pane_under(q: &QuestionView, width: u16) -> bool {
+    q.preview.is_some() && width < SIDE_BY_SIDE
+}
+
+/// Rows a question's options ask for: the list's, and a preview pane under them asks for as many
+/// as the list has, and at least [`PREVIEW_MIN`].
+fn asks(q: &QuestionView, width: u16, list: u16) -> u16 {
+    if pane_under(q, width) { list.saturating_add(list.max(PREVIEW_MIN)) } else { list }
 }
 
 /// The option list's width when the preview is beside it.

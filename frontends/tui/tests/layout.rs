@@ -1,6 +1,7 @@
 //! The layout policy at tight heights (issue 12.24): footer hints give way first, then the
-//! spacer rows, then option descriptions; the prompt and the cursor's row never do, and hidden
-//! rows are always announced.
+//! spacer rows (the blank under the prompt is one), then option descriptions; the prompt and the
+//! cursor's row never do, hidden rows are always announced, and a list that scrolls keeps at
+//! least half the screen.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 mod common;
@@ -37,9 +38,9 @@ fn laid_out(raw: &Value, width: u16, height: u16, script: &str) -> (Areas, Strin
 #[case::everything_fits(14, 2, true, true)]
 #[case::one_hint_line_goes_first(13, 1, true, true)]
 #[case::then_the_other(12, 0, true, true)]
-#[case::then_the_spacer(10, 0, false, true)]
-#[case::then_the_descriptions_and_the_spacer_comes_back(9, 0, true, false)]
-#[case::at_the_smallest_screen(7, 0, true, false)]
+#[case::then_the_spacers(10, 0, false, true)]
+#[case::the_blank_under_the_prompt_too(9, 0, false, true)]
+#[case::then_the_descriptions_at_the_smallest_screen(7, 0, false, false)]
 fn rows_give_way_in_the_policys_order(
     #[case] height: u16,
     #[case] hints: u16,
@@ -63,7 +64,7 @@ fn rows_give_way_in_the_policys_order(
 /// as the whole question; one that fits is not marked.
 #[rstest]
 #[case::cut_on_the_smallest_screen(24, 7, true)]
-#[case::cut_on_a_short_one(24, 9, true)]
+#[case::whole_on_a_short_one_once_its_blanks_give_way(24, 9, false)]
 #[case::whole_when_it_fits(24, 14, false)]
 #[case::whole_on_one_line(80, 7, false)]
 fn a_cut_prompt_ends_with_an_ellipsis(#[case] width: u16, #[case] height: u16, #[case] cut: bool) {
@@ -82,7 +83,10 @@ fn a_cut_prompt_ends_with_an_ellipsis(#[case] width: u16, #[case] height: u16, #
 #[case::the_spacer(10, 0)]
 #[case::the_spacer_and_a_hint_line(12, 1)]
 fn rows_the_descriptions_freed_go_back_to_the_hints(#[case] height: u16, #[case] hints: u16) {
-    let (areas, frame) = laid_out(&form(), 30, height, "");
+    let mut raw = form();
+    raw["questions"][0]["options"][0]["description"] =
+        json!("Fast, memory safe, one static binary, no garbage collector pauses, checked at compile time");
+    let (areas, frame) = laid_out(&raw, 30, height, "");
     let q = areas.question.unwrap();
     assert!(!q.descriptions, "the descriptions need more rows than there are: {frame}");
     assert!(areas.body.y > areas.header.height, "the spacer is back: {frame}");
@@ -128,4 +132,47 @@ fn a_long_prompt_leaves_the_list_its_rows() {
     assert!(q.list.height >= 3, "{q:?}");
     assert!(frame.contains("Why is this prompt"), "{frame}");
     assert!(frame.contains("❯ 1. X"), "{frame}");
+}
+
+/// A list that scrolls anyway keeps at least half the screen: the hints give way first, then the
+/// spacers. On a tall screen it has that with every hint line (see above).
+#[rstest]
+#[case::seven_rows(7, 0, false)]
+#[case::nine(9, 0, false)]
+#[case::twelve(12, 0, true)]
+#[case::sixteen(16, 2, true)]
+fn a_scrolling_list_keeps_half_the_screen(#[case] height: u16, #[case] hints: u16, #[case] spacer: bool) {
+    let options: Vec<Value> = (1..=30)
+        .map(|i| json!({"value": format!("v{i}"), "label": format!("Option {i}"), "description": format!("What option {i} does")}))
+        .collect();
+    let raw = json!({"title":"Long list","questions":[{"id":"a","prompt":"Which one?","type":"multi","options":options}]});
+    let (areas, frame) = laid_out(&raw, 70, height, "");
+    let q = areas.question.unwrap();
+    assert!(q.list.height >= height.div_ceil(2), "{q:?}\n{frame}");
+    assert_eq!(areas.footer.height, hints, "{frame}");
+    assert_eq!(areas.body.y > areas.header.height, spacer, "{frame}");
+    assert!(frame.contains("Which one?") && frame.contains("↓ "), "{frame}");
+}
+
+/// Where the preview pane goes under the options (a narrow screen), a whole list leaves it every
+/// row under it — down to a pane of its borders and three lines; shorter than that, the list
+/// scrolls without one.
+#[rstest]
+#[case::eleven_rows(11, Some(5))]
+#[case::fourteen(14, Some(6))]
+#[case::ten_has_no_room(10, None)]
+fn a_preview_under_a_short_list_takes_every_row_under_it(#[case] height: u16, #[case] pane: Option<u16>) {
+    let option = |v: &str, l: &str| json!({"value": v, "label": l, "description": "What it does", "preview": "line 1\nline 2\nline 3\nline 4\nline 5\nline 6"});
+    let raw = json!({"questions":[{"id":"e","label":"Errors","prompt":"How should errors look?","type":"preview",
+        "options":[option("a","Problem JSON"), option("b","Field list"), option("c","Plain text")]}]});
+    let (areas, frame) = laid_out(&raw, 70, height, "");
+    let q = areas.question.unwrap();
+    assert_eq!(q.preview.map(|p| p.height), pane, "{q:?}\n{frame}");
+    assert_eq!(frame.contains("┌ Problem JSON"), pane.is_some(), "{frame}");
+    if let Some(p) = q.preview {
+        assert_eq!(p.y, q.list.y + 4, "the pane starts right under the four rows: {frame}");
+        assert_eq!(p.y + p.height, height, "and takes every row under them: {frame}");
+    } else {
+        assert!(frame.contains("↓ "), "the list scrolls instead: {frame}");
+    }
 }
