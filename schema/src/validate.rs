@@ -50,14 +50,18 @@ pub fn strict_form(text: &str, source: FormSource, split_from: usize) -> Option<
 /// JSON (for callers that keep the raw value, e.g. to store it).
 pub fn parse_json(text: &str) -> Result<Value, Vec<Issue>> {
     serde_json::from_str::<Value>(text)
-        .map_err(|err| vec![Issue { path: String::new(), message: json_error_in_words(&err) }])
+        .map_err(|err| vec![Issue { path: String::new(), message: json_error_in_words(text, &err) }])
 }
 
 /// What is wrong with text that is not JSON, in plain words with its place (SPEC §3: never a
 /// serde message).
-fn json_error_in_words(err: &serde_json::Error) -> String {
+fn json_error_in_words(text: &str, err: &serde_json::Error) -> String {
     let place = format!("line {}, column {}", err.line(), err.column());
     match err.classify() {
+        // Most often nothing was piped in, or the wrong file was given.
+        serde_json::error::Category::Eof if text.trim().is_empty() => {
+            "payload is empty: expected a JSON object with \"questions\"".to_owned()
+        }
         serde_json::error::Category::Eof => {
             format!("payload is not valid JSON: it ends too early ({place}); is a bracket or quote missing?")
         }

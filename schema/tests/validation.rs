@@ -184,6 +184,8 @@ proptest! {
 
 #[rstest::rstest]
 #[case::word("not json", "payload is not valid JSON: unexpected text at line 1, column 2")]
+#[case::empty("", "payload is empty: expected a JSON object with \"questions\"")]
+#[case::only_blank_lines("\n \n", "payload is empty: expected a JSON object with \"questions\"")]
 #[case::cut_short(
     "{\"questions\": [",
     "payload is not valid JSON: it ends too early (line 1, column 15); is a bracket or quote missing?"
