@@ -1,4 +1,5 @@
-//! Retention: finished flows are pruned by age or count; unfinished ones never are.
+//! Retention: finished flows are pruned by age or count; unfinished ones only when asked for,
+//! and a flow a live process holds never.
 #![allow(clippy::unwrap_used, clippy::expect_used)] // tests fail loudly by design
 
 use ask_engine::{Event, KeyPress};
@@ -42,7 +43,7 @@ fn ids(store: &Store) -> Vec<String> {
 #[test]
 fn prune_by_age_deletes_only_old_finished_flows_with_their_events_and_payloads() {
     let (_dir, store) = store_with(&[("old-done", 1, true), ("old-open", 1, false), ("new-done", 99, true)]);
-    let report = store.prune(100 * DAY, PruneRule { older_than_ms: Some(30 * DAY), keep: None }).unwrap();
+    let report = store.prune(100 * DAY, PruneRule { older_than_ms: Some(30 * DAY), ..PruneRule::default() }).unwrap();
     assert_eq!((report.flows, report.events), (1, 2));
     assert_eq!(ids(&store), ["old-open", "new-done"], "an unfinished flow is never pruned");
     assert!(store.events("old-done").unwrap().is_empty());
@@ -53,15 +54,16 @@ fn prune_by_age_deletes_only_old_finished_flows_with_their_events_and_payloads()
 #[test]
 fn prune_by_count_keeps_the_newest_finished_flows() {
     let (_dir, store) = store_with(&[("a", 1, true), ("b", 2, true), ("c", 3, false), ("d", 4, true)]);
-    store.prune(5 * DAY, PruneRule { older_than_ms: None, keep: Some(1) }).unwrap();
+    store.prune(5 * DAY, PruneRule { keep: Some(1), ..PruneRule::default() }).unwrap();
     assert_eq!(ids(&store), ["c", "d"]);
 }
 
 #[test]
 fn a_flow_held_by_a_live_process_is_not_pruned() {
-    let (_dir, store) = store_with(&[("held", 1, true)]);
+    let (_dir, store) = store_with(&[("held", 1, true), ("shown", 1, false)]);
     store.claim("held").unwrap();
-    let report = store.prune(100 * DAY, PruneRule { older_than_ms: Some(DAY), keep: None }).unwrap();
+    store.claim("shown").unwrap();
+    let report = store.prune(100 * DAY, PruneRule { older_than_ms: Some(DAY), unfinished: true, ..PruneRule::default() }).unwrap();
     assert_eq!(report.flows, 0);
 }
 
@@ -77,4 +79,24 @@ fn the_retention_prune_runs_at_most_once_a_day() {
     assert_eq!(store2.prune_if_due(200 * DAY + DAY / 2, 90).unwrap(), None);
     assert!(store2.prune_if_due(201 * DAY, 90).unwrap().is_some(), "a day later it runs again");
     assert_eq!(store.prune_if_due(300 * DAY, 0).unwrap(), None, "0 days keeps everything");
+}
+
+/// `log prune --unfinished` clears abandoned forms too, by the same rules: by age, and `keep`
+/// counting finished and unfinished flows together.
+#[rstest::rstest]
+#[case::by_age(PruneRule { older_than_ms: Some(30 * DAY), unfinished: true, keep: None }, &["new-open", "new-done"], 1)]
+#[case::by_count(PruneRule { keep: Some(1), unfinished: true, older_than_ms: None }, &["new-done"], 2)]
+#[case::not_asked_for(PruneRule { keep: Some(1), ..PruneRule::default() }, &["old-open", "new-open", "new-done"], 0)]
+fn unfinished_flows_are_pruned_only_when_asked_for(
+    #[case] rule: PruneRule,
+    #[case] left: &[&str],
+    #[case] unfinished: usize,
+) {
+    let (_dir, store) =
+        store_with(&[("old-open", 1, false), ("old-done", 2, true), ("new-open", 98, false), ("new-done", 99, true)]);
+    let report = store.prune(100 * DAY, rule).unwrap();
+    assert_eq!(ids(&store), left);
+    assert_eq!(report.unfinished, unfinished);
+    assert_eq!(report.flows, 4 - left.len());
+    assert!(store.events("old-open").unwrap().is_empty() || left.contains(&"old-open"));
 }

@@ -27,7 +27,7 @@ fn store_config_log_and_exports_are_owner_only() {
 }
 
 #[test]
-fn log_prune_deletes_finished_flows_and_keeps_open_ones() {
+fn log_prune_deletes_finished_flows_and_keeps_open_ones_unless_asked() {
     let sb = Sandbox::new();
     let p = sb.file("p.json", PAYLOAD);
     sb.run(&["ask", s(&p), "--id", "done", "--script", s(&sb.file("k1", "esc\n"))]);
@@ -42,6 +42,11 @@ fn log_prune_deletes_finished_flows_and_keeps_open_ones() {
     );
     let bad = sb.run(&["log", "prune", "--older-than", "3 weeks"]);
     assert_eq!(bad.code, 64, "a bad age is a usage error: {}", bad.stderr);
+    // Asked for, the abandoned form goes too.
+    let r = sb.run(&["log", "prune", "--older-than", "0s", "--unfinished"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(r.stderr.contains("pruned 1 flow(s) (1 unfinished), 2 event(s)"), "{}", r.stderr);
+    assert_eq!(sb.run(&["log", "list"]).stdout.trim(), "", "nothing left");
 }
 
 /// `log show` and `log export` without an id take the newest flow: the one a bug report is

@@ -249,20 +249,24 @@ pub enum LogCommand {
         #[command(flatten)]
         unused: UnusedCommon,
     },
-    /// Delete finished flows by age or count (never unfinished ones or one open elsewhere).
+    /// Delete finished flows by age or count (never one open elsewhere; unfinished ones with --unfinished).
     Prune(PruneArgs),
 }
 
-/// `ask-user log prune`: which finished flows to delete.
+/// `ask-user log prune`: which flows to delete.
 #[derive(Debug, Args)]
 pub struct PruneArgs {
-    /// Delete finished flows older than this: `30d`, `12h`, `90m` or seconds (default: the
-    /// config's store.retentionDays, 90 days).
+    /// Delete flows older than this: `30d`, `12h`, `90m` or seconds (default: the config's
+    /// store.retentionDays, 90 days).
     #[arg(long, value_name = "AGE", value_parser = parse_age)]
     pub older_than: Option<std::time::Duration>,
-    /// Keep only the newest N finished flows.
+    /// Keep only the newest N finished flows (with --unfinished: of the flows it may delete).
     #[arg(long, value_name = "N")]
     pub keep: Option<usize>,
+    /// Also delete unfinished flows no process shows (`resumable` in `log list`): abandoned
+    /// forms. A form an MCP call waits on until someone attaches is one of them.
+    #[arg(long)]
+    pub unfinished: bool,
     /// The config file (for store.retentionDays).
     #[arg(long, value_name = "FILE")]
     pub config: Option<PathBuf>,

@@ -1,5 +1,5 @@
-//! Retention: deleting finished flows by age or count. Unfinished flows and flows a live
-//! process holds are never pruned.
+//! Retention: deleting finished flows by age or count. Flows a live process holds are never
+//! pruned; unfinished ones only when asked for (`log prune --unfinished`): they can be resumed.
 
 use ask_engine::FlowState;
 use redb::ReadableTable;
@@ -9,13 +9,16 @@ use crate::wire::packed;
 
 const DAY_MS: u64 = 86_400_000;
 
-/// Which finished flows to delete.
+/// Which flows to delete.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct PruneRule {
-    /// Delete finished flows created more than this many milliseconds ago.
+    /// Delete flows created more than this many milliseconds ago.
     pub older_than_ms: Option<u64>,
-    /// Keep only the newest this many finished flows.
+    /// Keep only the newest this many of the flows pruning may delete.
     pub keep: Option<usize>,
+    /// Unfinished flows no process holds (`resumable` ones) may be deleted too, not only
+    /// finished ones.
+    pub unfinished: bool,
 }
 
 /// What a prune deleted.
@@ -25,28 +28,32 @@ pub struct PruneReport {
     pub flows: usize,
     /// Events deleted with them.
     pub events: usize,
+    /// How many of the flows were unfinished.
+    pub unfinished: usize,
 }
 
 impl Store {
-    /// Deletes the finished flows `rule` selects (with their events and stored payloads).
+    /// Deletes the flows `rule` selects (with their events and stored payloads).
     pub fn prune(&self, now_ms: u64, rule: PruneRule) -> Result<PruneReport, StoreError> {
-        let mut finished = Vec::new();
+        let mut candidates = Vec::new();
         for record in self.flows()? {
             let Ok(events) = self.events(&record.id) else { continue };
-            if FlowState::replay(&events).outcome().is_some() && self.holder(&record.id)?.is_none() {
-                finished.push(record);
+            let finished = FlowState::replay(&events).outcome().is_some();
+            if (finished || rule.unfinished) && self.holder(&record.id)?.is_none() {
+                candidates.push((record, finished));
             }
         }
         // Newest first, so `keep` spares the head.
-        finished.sort_by(|a, b| (b.created_ms, &b.id).cmp(&(a.created_ms, &a.id)));
+        candidates.sort_by(|(a, _), (b, _)| (b.created_ms, &b.id).cmp(&(a.created_ms, &a.id)));
         let mut report = PruneReport::default();
-        for (rank, record) in finished.iter().enumerate() {
+        for (rank, (record, finished)) in candidates.iter().enumerate() {
             let too_old =
                 rule.older_than_ms.is_some_and(|age| now_ms.saturating_sub(record.created_ms) > age);
             let beyond_keep = rule.keep.is_some_and(|keep| rank >= keep);
             if too_old || beyond_keep {
                 report.events += self.delete_flow(&record.id, &record.session)?;
                 report.flows += 1;
+                report.unfinished += usize::from(!finished);
             }
         }
         Ok(report)
@@ -66,7 +73,8 @@ impl Store {
             tx.open_table(META)?.insert("lastPruneMs", now_ms.to_string().as_bytes())?;
             Ok(())
         })?;
-        let rule = PruneRule { older_than_ms: Some(retention_days.saturating_mul(DAY_MS)), keep: None };
+        let rule =
+            PruneRule { older_than_ms: Some(retention_days.saturating_mul(DAY_MS)), keep: None, unfinished: false };
         self.prune(now_ms, rule).map(Some)
     }
 

@@ -163,9 +163,14 @@ fn prune(args: &PruneArgs) -> anyhow::Result<Status> {
             (days > 0).then(|| days * 86_400_000)
         }
     };
-    let rule = PruneRule { older_than_ms, keep: args.keep };
+    let rule = PruneRule { older_than_ms, keep: args.keep, unfinished: args.unfinished };
     let report = store.prune(crate::runtime::now_ms(), rule)?;
-    errln!("ask-user: pruned {} finished flow(s), {} event(s)", report.flows, report.events);
+    if args.unfinished {
+        let (flows, events, unfinished) = (report.flows, report.events, report.unfinished);
+        errln!("ask-user: pruned {flows} flow(s) ({unfinished} unfinished), {events} event(s)");
+    } else {
+        errln!("ask-user: pruned {} finished flow(s), {} event(s)", report.flows, report.events);
+    }
     Ok(Status::Done)
 }
 
