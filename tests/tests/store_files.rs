@@ -49,6 +49,26 @@ fn log_prune_deletes_finished_flows_and_keeps_open_ones_unless_asked() {
     assert_eq!(sb.run(&["log", "list"]).stdout.trim(), "", "nothing left");
 }
 
+/// `log list` ends each flow's line with what it asked: the form's title, else the first
+/// question's prompt, on one line whatever the text holds and cut short.
+#[test]
+fn log_list_names_each_flow_by_its_title_or_first_prompt() {
+    let sb = Sandbox::new();
+    let titled = sb.file("p.json", PAYLOAD);
+    let untitled = sb.file(
+        "u.json",
+        r#"{"questions":[{"id":"a","prompt":"Deploy where?\nIt is long: the line is cut short here","options":[{"value":"x","label":"X"}]}]}"#,
+    );
+    let esc = sb.file("k", "esc\n");
+    sb.run(&["ask", s(&titled), "--id", "t", "--script", s(&esc)]);
+    sb.run(&["ask", s(&untitled), "--id", "u", "--script", s(&esc)]);
+    let listed = sb.run(&["log", "list"]).stdout;
+    let lines: Vec<&str> = listed.lines().collect();
+    assert_eq!(lines.len(), 2, "one line per flow: {listed}");
+    assert!(lines[0].starts_with("t  ") && lines[0].ends_with("session default  Setup"), "{listed}");
+    assert!(lines[1].ends_with("session default  Deploy where?␊It is long: the line is c…"), "{listed}");
+}
+
 /// `log show` and `log export` without an id take the newest flow: the one a bug report is
 /// about, without a trip through `log list` first. An empty store says so in one line.
 #[test]

@@ -50,16 +50,27 @@ fn list(store: &Store) -> anyhow::Result<Status> {
         let state = FlowState::replay(&events);
         let shown = state.outcome().is_none() && store.holder(&record.id)?.is_some();
         outln!(
-            "{}  {}  {:<8} {:<10} {:>5} events  session {}",
+            "{}  {}  {:<8} {:<10} {:>5} events  session {}  {}",
             record.id,
             crate::clock::utc(record.created_ms),
             record.command,
             status_of(&state, shown),
             events.len(),
-            crate::inert::for_stdout(&record.session, false)
+            crate::inert::for_stdout(&record.session, false),
+            what_it_asked(&state)
         );
     }
     Ok(Status::Done)
+}
+
+/// What a flow asked, to tell the flows apart in `log list`: its form's title, else its first
+/// question's prompt; one line, cut to a width that keeps the list's lines short.
+fn what_it_asked(state: &FlowState) -> String {
+    let form = state.form();
+    let text = form.title.as_deref().or_else(|| form.questions.first().map(|q| q.prompt.as_str()));
+    let text = text.unwrap_or_default();
+    // One line whatever the terminal: control characters and line breaks made inert.
+    ask_tui::text::truncate(&ask_tui::text::sanitize(text, false), 40)
 }
 
 /// The flow named, else the newest one: the form just answered or just broken, which is the
