@@ -47,18 +47,15 @@ fn main() {
     let large = home_with_large_flows(&bin, 100_000, 6);
     let store_mb = std::fs::metadata(large.path().join("s.redb")).unwrap().len() as f64 / 1e6;
     let on_large = format!("later starts, a {store_mb:.0} MB store");
-    for (kind, home) in [
-        ("first ever starts", None),
-        ("later starts", Some(None)),
-        (on_large.as_str(), Some(Some(large.path()))),
-    ] {
-        let limit = Duration::from_secs(5);
-        let (mut frames, mut keys) = match home {
-            None | Some(None) => first_frame::starts(&bin, &payload, "Which language", limit, 30, home.is_some()),
-            Some(Some(dir)) => (0..30)
-                .map(|_| first_frame::start_and_first_key(&bin, &payload, "Which language", limit, Home::Kept(dir)))
-                .unzip(),
-        };
+    let limit = Duration::from_secs(5);
+    let marker = "Which language";
+    let starts = |later| first_frame::starts(&bin, &payload, marker, limit, 30, later);
+    let on_large_store = (0..30)
+        .map(|_| first_frame::start_and_first_key(&bin, &payload, marker, limit, Home::Kept(large.path())))
+        .unzip();
+    for (kind, (mut frames, mut keys)) in
+        [("first ever starts", starts(false)), ("later starts", starts(true)), (on_large.as_str(), on_large_store)]
+    {
         let (median, p90, min) = first_frame::summary(&mut frames);
         println!(
             "{kind}: process start → first frame, {} runs: median {median:.1} ms, p90 {p90:.1} ms, min {min:.1} ms",

@@ -69,13 +69,11 @@ pub fn layout(area: Rect, view: &ViewModel) -> Areas {
     let head = question.map_or(0, |q| question::head_height(q, width) as u16);
     let with_descriptions = question.map(|q| list_needs(q, area.width, area.height, true));
     let without = std::cell::OnceCell::new();
-    let chrome = |plan: Plan| header_h + fixed + plan.hints + spacer_rows(plan, fixed);
-    let body_rows = |plan: Plan| area.height.saturating_sub(chrome(plan));
+    // A plan whose chrome overflows leaves no rows, where no list fits (every list has a row).
+    let body_rows =
+        |plan: Plan| area.height.saturating_sub(header_h + fixed + plan.hints + spacer_rows(plan, fixed));
     let fits = |plan: Plan| {
         let (Some(q), Some(with)) = (question, with_descriptions) else { return false };
-        if chrome(plan) > area.height {
-            return false;
-        }
         let list = if plan.descriptions {
             with
         } else {
@@ -104,21 +102,14 @@ pub fn layout(area: Rect, view: &ViewModel) -> Areas {
             body - head_rows(body, head_wants(head, plan.spacers), asks(q, area.width, list))
         };
         let room = (area.height / 3).saturating_sub(fixed);
-        let mut plan = Plan { hints: all_hints.min(room), spacers: true, descriptions: true };
-        let half = area.height.div_ceil(2);
-        while scrolled(plan) < half && plan.hints > 0 {
-            plan.hints -= 1;
-        }
-        if scrolled(plan) < half {
-            plan.spacers = false;
-        }
-        plan
+        let plan = Plan { hints: all_hints.min(room), spacers: true, descriptions: true };
+        give_way(plan, |p| scrolled(p) >= area.height.div_ceil(2))
     });
     let essential = match &view.body {
         Body::Question(_) => 1 + LIST_MIN,
         Body::Review(r) => crate::draw::review::essential_rows(r, area.width),
     };
-    let plan = keep_the_essentials(plan, area.height, header_h, fixed, essential);
+    let plan = keep_the_essentials(plan, |p| body_rows(p) >= essential);
     let footer_h = (fixed + plan.hints).min(area.height.saturating_sub(header_h));
     let spacer = u16::from(plan.spacers);
     let [header, _, body, _, footer] = Layout::vertical([
@@ -137,20 +128,24 @@ pub fn layout(area: Rect, view: &ViewModel) -> Areas {
     Areas { header, body, footer, question }
 }
 
-/// Makes sure the `essential` rows of the body still fit after the plan — a question's
+/// Makes sure the essential rows of the body still fit after the plan (`fit`) — a question's
 /// prompt's first line and a minimal list; the review tab's actions, its double-press hint and
 /// a row of the summary with its marker: hints and spacers give way to them.
-fn keep_the_essentials(mut plan: Plan, height: u16, header_h: u16, fixed: u16, essential: u16) -> Plan {
-    let body = |p: Plan| height.saturating_sub(header_h + fixed + p.hints + spacer_rows(p, fixed));
-    if body(plan) >= essential {
+fn keep_the_essentials(mut plan: Plan, fit: impl Fn(Plan) -> bool) -> Plan {
+    if fit(plan) {
         return plan;
     }
     // A screen this short shows the rows themselves, not what describes them.
     plan.descriptions = false;
-    while body(plan) < essential && plan.hints > 0 {
+    give_way(plan, fit)
+}
+
+/// Takes hint lines from `plan`, then its spacers, until it is `enough`.
+fn give_way(mut plan: Plan, enough: impl Fn(Plan) -> bool) -> Plan {
+    while !enough(plan) && plan.hints > 0 {
         plan.hints -= 1;
     }
-    if body(plan) < essential {
+    if !enough(plan) {
         plan.spacers = false;
     }
     plan
