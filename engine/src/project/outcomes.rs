@@ -1,6 +1,6 @@
 //! Results that need no flow: invalid payloads and the non-interactive fallback.
 
-use ask_schema::{Details, Form, IndexMap, InputError, Issue, Mode, ToolResult};
+use ask_schema::{Details, Form, IndexMap, InputError, Issue, Mode, QuestionMeta, ToolResult};
 
 use super::result::question_metas;
 use super::text::{fallback_text, invalid_text};
@@ -8,37 +8,13 @@ use super::text::{fallback_text, invalid_text};
 /// The result for a payload that failed validation (SPEC §3).
 pub fn invalid_result(issues: Vec<Issue>) -> ToolResult {
     let text = invalid_text(&issues);
-    let details = Details {
-        title: None,
-        cancelled: true,
-        error: Some(InputError { kind: "invalid_input".to_owned(), issues }),
-        mode: Mode::Submit,
-        questions: Vec::new(),
-        answers: IndexMap::new(),
-        continuation: None,
-        elaboration: None,
-        timed_out: false,
-        flow_id: None,
-        draft: None,
-    };
-    ToolResult::new(text, details)
+    let error = InputError { kind: "invalid_input".to_owned(), issues };
+    ToolResult::new(text, unasked(None, Some(error), Vec::new()))
 }
 
 /// The "Needs user input" result: cancelled, normalized questions, no answers.
 pub fn fallback_result(form: &Form) -> ToolResult {
-    let details = Details {
-        title: form.title.clone(),
-        cancelled: true,
-        error: None,
-        mode: Mode::Submit,
-        questions: question_metas(&form.questions),
-        answers: IndexMap::new(),
-        continuation: None,
-        elaboration: None,
-        timed_out: false,
-        flow_id: None,
-        draft: None,
-    };
+    let details = unasked(form.title.clone(), None, question_metas(&form.questions));
     ToolResult::new(fallback_text(form), details)
 }
 
@@ -48,21 +24,24 @@ pub fn id_conflict_result(id: &str) -> ToolResult {
     let message = format!(
         "flow id \"{id}\" was already used for a different form; its answers belong to that form. Ask again with a new id."
     );
-    let details = Details {
-        title: None,
+    let issues = vec![Issue { path: "id".to_owned(), message: message.clone() }];
+    let error = InputError { kind: "id_conflict".to_owned(), issues };
+    ToolResult::new(format!("ask_user was not shown: {message}"), unasked(None, Some(error), Vec::new()))
+}
+
+/// The details of a call that asked nothing: cancelled, in submit mode, with no answers.
+fn unasked(title: Option<String>, error: Option<InputError>, questions: Vec<QuestionMeta>) -> Details {
+    Details {
+        title,
         cancelled: true,
-        error: Some(InputError {
-            kind: "id_conflict".to_owned(),
-            issues: vec![Issue { path: "id".to_owned(), message: message.clone() }],
-        }),
+        error,
         mode: Mode::Submit,
-        questions: Vec::new(),
+        questions,
         answers: IndexMap::new(),
         continuation: None,
         elaboration: None,
         timed_out: false,
         flow_id: None,
         draft: None,
-    };
-    ToolResult::new(format!("ask_user was not shown: {message}"), details)
+    }
 }
