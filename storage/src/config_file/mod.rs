@@ -132,6 +132,21 @@ pub struct LoadedConfig {
     pub path: Option<PathBuf>,
 }
 
+impl LoadedConfig {
+    /// Every section at its default, nothing noticed yet.
+    fn defaults(path: Option<&Path>) -> LoadedConfig {
+        LoadedConfig {
+            settings: Settings::default(),
+            answer: AnswerSettings::default(),
+            store: StoreSettings::default(),
+            mcp: McpSettings::default(),
+            ui: UiSettings::default(),
+            notices: Vec::new(),
+            path: path.map(Path::to_path_buf),
+        }
+    }
+}
+
 /// Reads settings from `path` and the process environment.
 pub fn load_settings(path: Option<&Path>) -> LoadedConfig {
     load_settings_with_env(path, None)
@@ -142,15 +157,7 @@ pub fn load_settings_with_env(
     path: Option<&Path>,
     env: Option<std::collections::HashMap<String, String>>,
 ) -> LoadedConfig {
-    let mut loaded = LoadedConfig {
-        settings: Settings::default(),
-        answer: AnswerSettings::default(),
-        store: StoreSettings::default(),
-        mcp: McpSettings::default(),
-        ui: UiSettings::default(),
-        notices: Vec::new(),
-        path: path.map(Path::to_path_buf),
-    };
+    let mut loaded = LoadedConfig::defaults(path);
     let file = match path {
         Some(p) => file_layer::read(p, &mut loaded.notices),
         None => Value::Object(Default::default()),
@@ -165,18 +172,15 @@ pub fn load_settings_with_env(
 /// moved or written while a flow runs).
 pub fn reload_config(path: &Path) -> Option<(Settings, Vec<String>)> {
     let file = file_layer::peek(path)?;
-    let mut loaded = LoadedConfig {
-        settings: Settings::default(),
-        answer: AnswerSettings::default(),
-        store: StoreSettings::default(),
-        mcp: McpSettings::default(),
-        ui: UiSettings::default(),
-        notices: Vec::new(),
-        path: Some(path.to_path_buf()),
-    };
+    let mut loaded = LoadedConfig::defaults(Some(path));
     let effective = overrides::apply_env(&file, None, &mut loaded.notices);
     apply(&effective, &mut loaded);
     Some((loaded.settings, loaded.notices))
+}
+
+/// The `key` section of a config value, when it reads as a `T`.
+fn section<T: serde::de::DeserializeOwned>(config: &Value, key: &str) -> Option<T> {
+    T::deserialize(config.get(key)?).ok()
 }
 
 /// Takes behaviour, answer and keymaps from a validated, layered config value.
@@ -188,24 +192,18 @@ fn apply(config: &Value, loaded: &mut LoadedConfig) {
             }
         }
     }
-    if let Some(a) = config.get("answer")
-        && let Ok(answer) = serde_json::from_value::<AnswerSettings>(a.clone())
-    {
+    // The file layer has already refused ill-typed sections; a section that still does not
+    // read keeps its defaults.
+    if let Some(answer) = section(config, "answer") {
         loaded.answer = answer;
     }
-    if let Some(st) = config.get("store")
-        && let Ok(store) = serde_json::from_value::<StoreSettings>(st.clone())
-    {
+    if let Some(store) = section(config, "store") {
         loaded.store = store;
     }
-    if let Some(m) = config.get("mcp")
-        && let Ok(mcp) = serde_json::from_value::<McpSettings>(m.clone())
-    {
+    if let Some(mcp) = section(config, "mcp") {
         loaded.mcp = mcp;
     }
-    if let Some(u) = config.get("ui")
-        && let Ok(ui) = serde_json::from_value::<UiSettings>(u.clone())
-    {
+    if let Some(ui) = section(config, "ui") {
         loaded.ui = ui;
     }
     if let Some(keymaps) = config.get("keymaps") {
