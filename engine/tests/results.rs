@@ -206,6 +206,23 @@ fn spec4_transcript_rows() {
     assert_eq!(result_rows(&invalid_result(vec![])), vec!["Invalid input"]);
 }
 
+/// A form an MCP call left open reads as not answered yet, not as cancelled, in a transcript;
+/// the result of a form with no UI at all still reads as cancelled.
+#[test]
+fn transcript_rows_tell_a_form_left_open_from_a_cancelled_one() {
+    let form = form_of(&form3());
+    assert_eq!(result_rows(&fallback_result(&form)), vec!["Cancelled"]);
+    let mut open = fallback_result(&form);
+    open.details.still_open = true;
+    assert_eq!(result_rows(&open), vec!["Not answered yet"]);
+    open.details.flow_id = Some("mcp-1".to_owned());
+    assert_eq!(result_rows(&open), vec!["Not answered yet: `ask-user attach mcp-1` opens the form"]);
+    let json = serde_json::to_value(&open.details).unwrap();
+    assert_eq!((&json["stillOpen"], &json["flowId"]), (&json!(true), &json!("mcp-1")));
+    let closed = serde_json::to_value(&fallback_result(&form).details).unwrap();
+    assert!(closed.get("stillOpen").is_none() && closed.get("flowId").is_none(), "{closed}");
+}
+
 /// Issue 12.14: a multi-line answer keeps its lines under the label, and a question that got
 /// only a note has no check mark.
 #[test]

@@ -82,7 +82,14 @@ pub struct Details {
     /// saved so far; the flow can be resumed. Absent otherwise.
     #[serde(default, skip_serializing_if = "std::ops::Not::not", rename = "timedOut")]
     pub timed_out: bool,
-    /// With `timedOut`: the flow id that `ask-user resume` (or `ask --id`) reopens.
+    /// ask-user's extension over MCP: the call returned before the user answered (the server's
+    /// wait ended, or the client cancelled the call), and the form stays open for `ask-user
+    /// attach`. `cancelled` is true too and `answers` is empty; calling `ask_user` again with the
+    /// same payload returns the answers given meanwhile, never a second form. Absent otherwise.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not", rename = "stillOpen")]
+    pub still_open: bool,
+    /// With `timedOut`: the flow id that `ask-user resume` (or `ask --id`) reopens. With
+    /// `stillOpen`: the flow id that `ask-user attach` opens.
     #[serde(default, skip_serializing_if = "Option::is_none", rename = "flowId")]
     pub flow_id: Option<String>,
     /// With `timedOut`: text the user was typing in an editor left open when the form closed.

@@ -41,6 +41,7 @@ fn unasked(title: Option<String>, error: Option<InputError>, questions: Vec<Ques
         continuation: None,
         elaboration: None,
         timed_out: false,
+        still_open: false,
         flow_id: None,
         draft: None,
     }

@@ -121,6 +121,7 @@ impl FlowState {
             continuation: None,
             elaboration: None,
             timed_out: outcome == Outcome::TimedOut,
+            still_open: false,
             flow_id: None,
             draft: None,
         };

@@ -34,8 +34,9 @@ pub enum RowKind {
     Empty,
 }
 
-/// `Invalid input`, `Cancelled`, the elaborate lines, or one `✓ <Label>: …` line per answer
-/// (after `Timed out` when the form's time ran out, with what was being typed last).
+/// `Invalid input`, `Cancelled`, `Not answered yet` (a form an MCP call left open), the
+/// elaborate lines, or one `✓ <Label>: …` line per answer (after `Timed out` when the form's
+/// time ran out, with what was being typed last).
 pub fn result_rows(result: &ToolResult) -> Vec<String> {
     result_rows_with_kinds(result).into_iter().map(|(_, row)| row).collect()
 }
@@ -45,6 +46,13 @@ pub fn result_rows_with_kinds(result: &ToolResult) -> Vec<(RowKind, String)> {
     let d = &result.details;
     if d.error.is_some() {
         return vec![(RowKind::Invalid, "Invalid input".to_owned())];
+    }
+    if d.still_open {
+        let row = match &d.flow_id {
+            Some(id) => format!("Not answered yet: `ask-user attach {id}` opens the form"),
+            None => "Not answered yet".to_owned(),
+        };
+        return vec![(RowKind::Cancelled, row)];
     }
     if d.cancelled && !d.timed_out {
         return vec![(RowKind::Cancelled, "Cancelled".to_owned())];

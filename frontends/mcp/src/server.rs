@@ -382,6 +382,10 @@ fn still_open(id: &str, form: &Form, waited: Duration) -> ToolResult {
         waited.as_secs()
     );
     result.content = vec![ask_schema::TextContent::text(text)];
+    // Machine-readable too: a client that gives its model only `structuredContent` would
+    // otherwise see the "Needs user input" shape and have the model ask in plain text.
+    result.details.still_open = true;
+    result.details.flow_id = Some(id.to_owned());
     result
 }
 
@@ -435,4 +439,5 @@ const INSTRUCTIONS: &str = "Call ask_user when the next step depends on the user
 you do not have — instead of guessing. Bundle 2-3 related questions in one call; give each a few concrete \
 options (the user can always type their own answer and add notes). If the result has mode \"elaborate\", \
 answer the user's notes first, then re-ask only the affected questions. If a call returns before the user \
-answered, call it again later with the same payload: the answers given meanwhile are returned.";
+answered (details.stillOpen), call it again later with the same payload: the answers given meanwhile are \
+returned.";

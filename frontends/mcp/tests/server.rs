@@ -256,12 +256,17 @@ async fn a_call_that_times_out_leaves_the_form_open_and_a_repeated_call_returns_
     let first = call(&s, payload()).await;
     let t = text(&first);
     assert!(t.contains("has not answered yet") && t.contains("ask-user attach mcp-"), "{t}");
-    assert_eq!(details(&first)["cancelled"], true);
+    let open = details(&first);
+    assert_eq!((&open["cancelled"], &open["stillOpen"]), (&json!(true), &json!(true)), "{open}");
     answer_elsewhere(&s.store_path(), &["1", "tab", "1", "1"]);
     let second = call(&s, payload()).await;
-    assert_eq!(details(&second)["answers"]["db"]["values"], json!(["pg"]), "the answer given meanwhile");
+    let answered = details(&second);
+    assert_eq!(answered["answers"]["db"]["values"], json!(["pg"]), "the answer given meanwhile");
+    assert!(answered.get("stillOpen").is_none() && answered.get("flowId").is_none(), "{answered}");
     let store = Store::open(&s.store_path()).unwrap();
-    assert_eq!(store.flows().unwrap().len(), 1, "never a second form for the same question");
+    let flows = store.flows().unwrap();
+    assert_eq!(flows.len(), 1, "never a second form for the same question");
+    assert_eq!(open["flowId"], json!(flows[0].id), "the structured result names the open flow");
 }
 
 #[tokio::test(flavor = "multi_thread")]
