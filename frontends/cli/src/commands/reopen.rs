@@ -1,5 +1,6 @@
 //! `ask-user resume` and `ask-user replay`: reopening a flow or a stored form.
 
+use std::collections::HashSet;
 use std::io::IsTerminal;
 use std::path::Path;
 
@@ -25,7 +26,7 @@ fn resume(args: &ResumeArgs, report: Report) -> anyhow::Result<Status> {
             }
             id.clone()
         }
-        None => newest_unfinished(&store)?
+        None => newest_unfinished(&store, &mut HashSet::new())?
             .context("no unfinished flow to resume (flows open in other processes are not offered)")?,
     };
     // A flow closed before this command opened it went nowhere now: its result is shown.
@@ -49,12 +50,23 @@ fn resume(args: &ResumeArgs, report: Report) -> anyhow::Result<Status> {
     }
 }
 
-fn newest_unfinished(store: &Store) -> anyhow::Result<Option<String>> {
+/// The newest flow that can be picked up: opened, unfinished (or timed out) and held by no
+/// process. Finding out means folding a flow's log, so `ended` remembers the flows seen
+/// finished for good (submitted, elaborated or cancelled: nothing reopens them) and they are
+/// not read again — `attach` asks four times a second while it waits, and a store of a few
+/// thousand finished flows kept a core a fifth busy doing it.
+fn newest_unfinished(store: &Store, ended: &mut HashSet<String>) -> anyhow::Result<Option<String>> {
     for record in store.flows()?.into_iter().rev() {
+        if ended.contains(&record.id) {
+            continue;
+        }
         let state = FlowState::replay(&store.events(&record.id)?);
-        let unfinished = matches!(state.outcome(), None | Some(ask_engine::Outcome::TimedOut));
-        if state.is_opened() && unfinished && store.holder(&record.id)?.is_none() {
-            return Ok(Some(record.id));
+        match state.outcome() {
+            Some(outcome) if outcome != ask_engine::Outcome::TimedOut => {
+                ended.insert(record.id);
+            }
+            _ if state.is_opened() && store.holder(&record.id)?.is_none() => return Ok(Some(record.id)),
+            _ => {}
         }
     }
     Ok(None)
@@ -140,9 +152,9 @@ pub fn run_attach(args: &AttachArgs) -> anyhow::Result<Status> {
     let id = match &args.flow_id {
         Some(id) => id.clone(),
         None => {
-            let mut told = false;
+            let (mut told, mut ended) = (false, HashSet::new());
             loop {
-                if let Some(id) = newest_unfinished(&store)? {
+                if let Some(id) = newest_unfinished(&store, &mut ended)? {
                     break id;
                 }
                 if !told {
@@ -160,4 +172,61 @@ pub fn run_attach(args: &AttachArgs) -> anyhow::Result<Status> {
     // popup (whose output nobody reads) gets the result, as `resume` prints it.
     let report = if std::io::stdout().is_terminal() { Report::Handed } else { Report::ToolJson };
     resume(&args, report)
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+
+    use std::collections::HashSet;
+    use std::sync::Arc;
+
+    use ask_engine::{Event, KeyPress, Origin, Size};
+    use ask_storage::{DurableFlow, FlowRecord, Store};
+
+    /// A flow of the one-question form `{"questions":[{"id":"q","prompt":"Q?","options":["a"]}]}`
+    /// after `keys`.
+    fn flow(store: &Store, id: &str, keys: &[&str]) {
+        let raw = serde_json::json!({"questions": [{"id": "q", "prompt": "Q?", "options": [{"value": "a", "label": "A"}]}]});
+        let form = ask_schema::validate(&raw, ask_schema::FormSource::Tool).unwrap();
+        let opened = Event::FlowOpened {
+            form: Arc::new(form),
+            settings: Box::default(),
+            origin: Origin::tool(),
+            size: Size::default(),
+            notices: Vec::new(),
+        };
+        store.create_flow(&FlowRecord::new(id, "ask", "default", 0), &opened).unwrap();
+        let mut flow = DurableFlow::resume(store, id).unwrap();
+        for k in keys {
+            let event = match *k {
+                "time out" => Event::TimedOut { seconds: 1 },
+                k => Event::key(KeyPress::parse(k).unwrap()),
+            };
+            flow.push(event).unwrap();
+        }
+    }
+
+    /// What `attach` (and `resume` without an id) picks, and what it need not read again.
+    #[test]
+    fn the_newest_unfinished_flow_is_found_and_only_flows_that_ended_for_good_are_skipped_later() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::open(&dir.path().join("s.redb")).unwrap();
+        flow(&store, "f1-open", &["down"]);
+        flow(&store, "f2-timed-out", &["time out"]);
+        flow(&store, "f3-submitted", &["1", "enter"]);
+        flow(&store, "f4-cancelled", &["esc"]);
+        let mut ended = HashSet::new();
+        assert_eq!(super::newest_unfinished(&store, &mut ended).unwrap().as_deref(), Some("f2-timed-out"));
+        let expected: HashSet<String> = ["f3-submitted", "f4-cancelled"].map(String::from).into();
+        assert_eq!(ended, expected, "a timed-out flow can be resumed: it is read again next time");
+        // A flow remembered as ended is not read again, whatever its log says now.
+        ended.insert("f2-timed-out".to_owned());
+        assert_eq!(super::newest_unfinished(&store, &mut ended).unwrap().as_deref(), Some("f1-open"));
+        // A flow that arrives later is found.
+        ended.insert("f1-open".to_owned());
+        assert_eq!(super::newest_unfinished(&store, &mut ended).unwrap(), None);
+        flow(&store, "f5-new", &[]);
+        assert_eq!(super::newest_unfinished(&store, &mut ended).unwrap().as_deref(), Some("f5-new"));
+    }
 }
