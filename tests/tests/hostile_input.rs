@@ -39,6 +39,41 @@ fn a_closed_stdout_is_never_a_panic(#[case] args: &[&str], #[case] code: i32) {
     assert!(!stderr.contains("panicked"), "{stderr}");
 }
 
+/// Runs with stdout on a device that refuses every write, as a full disk does.
+fn with_full_stdout(sb: &Sandbox, args: &[&str]) -> (Option<i32>, String) {
+    let mut cmd = sb.cmd(args);
+    cmd.stdout(std::fs::OpenOptions::new().write(true).open("/dev/full").unwrap());
+    let out = cmd.output().unwrap();
+    (out.status.code(), String::from_utf8_lossy(&out.stderr).into_owned())
+}
+
+/// A result that could not be written (a full disk) used to end with exit 0 and nothing on
+/// stdout: the caller took an empty file for an answer. Now it is the error exit with one line,
+/// and the saved answers can be printed again.
+#[rstest]
+#[case::tool_json(&["ask", "p.json", "--id", "f1", "--script", "k"], true)]
+#[case::validate(&["validate", "p.json"], false)]
+#[case::invalid_payload(&["ask", "bad.json"], false)]
+fn a_result_that_cannot_be_written_is_an_error_and_the_answers_stay_saved(
+    #[case] args: &[&str],
+    #[case] answered: bool,
+) {
+    let sb = Sandbox::new();
+    sb.file("p.json", PAYLOAD);
+    sb.file("bad.json", r#"{"questions": []}"#);
+    sb.file("k", "1\ntab\n1\n1\n");
+    let (status, stderr) = with_full_stdout(&sb, args);
+    assert_eq!(status, Some(5), "{args:?}: {stderr}");
+    assert_eq!(stderr.lines().count(), 1, "one line: {stderr}");
+    assert!(stderr.contains("cannot write the result to stdout") && stderr.contains("No space left"), "{stderr}");
+    if answered {
+        assert!(stderr.contains("`ask-user wait f1` prints the result again"), "{stderr}");
+        let again = sb.run(&["wait", "f1"]);
+        assert_eq!(again.code, 0, "{}", again.stderr);
+        assert_eq!(again.json()["details"]["answers"]["db"]["values"], serde_json::json!(["pg"]));
+    }
+}
+
 #[test]
 fn a_payload_starting_with_a_byte_order_mark_is_accepted() {
     let sb = Sandbox::new();

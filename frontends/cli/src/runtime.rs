@@ -43,8 +43,21 @@ pub fn new_flow_id() -> String {
 /// written as `\u` escapes, so a result shown in a terminal cannot drive it; the JSON value is
 /// the same.
 pub fn print_result(result: &ToolResult) -> anyhow::Result<()> {
-    outln!("{}", inert_json(&serde_json::to_string(result)?));
-    Ok(())
+    write_result_line(&inert_json(&serde_json::to_string(result)?))
+}
+
+/// Writes `text` and a newline to stdout, flushed. The result is what a run is for, so a
+/// failure to deliver it (a full disk, an I/O error) is an error, not a silent exit 0. A reader
+/// that has gone away (`| head -0`) chose not to read it: that stays quiet.
+pub fn write_result_line(text: &str) -> anyhow::Result<()> {
+    use std::io::Write as _;
+    let mut out = std::io::stdout().lock();
+    match writeln!(out, "{text}").and_then(|()| out.flush()) {
+        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => {
+            Err(anyhow::Error::new(e).context("cannot write the result to stdout"))
+        }
+        _ => Ok(()),
+    }
 }
 
 /// JSON text with DEL and C1 controls escaped (they can only occur inside strings).
@@ -294,15 +307,24 @@ pub fn finish(state: &FlowState, id: &str, report: Report) -> anyhow::Result<Sta
     };
     tracing::info!(outcome = ?state.outcome(), "flow finished");
     let cancelled = matches!(state.outcome(), Some(Outcome::Cancelled | Outcome::TimedOut));
+    // The answers are in the store whatever happens to stdout: say where to get them again.
+    let undelivered = |e: anyhow::Error| {
+        anyhow::anyhow!(
+            "{}; every answer is saved: `ask-user wait {id}` prints the result again",
+            crate::one_line(&e)
+        )
+    };
     match (report, state.outcome()) {
         (Report::Silent, _) => return Ok(Status::Done),
         (Report::Handed, outcome) => errln!("ask-user: {}", handed(outcome, id)),
-        (Report::ToolJson, _) => print_result(&result)?,
+        (Report::ToolJson, _) => print_result(&result).map_err(undelivered)?,
         (Report::CommandText, Some(Outcome::TimedOut)) => {
             errln!("ask-user: the form timed out; nothing was sent. `ask-user resume {id}` reopens it")
         }
         (Report::CommandText, _) if cancelled => errln!("ask-user: cancelled; nothing was sent"),
-        (Report::CommandText, _) => outln!("{}", crate::inert::for_stdout(result.text(), true)),
+        (Report::CommandText, _) => {
+            write_result_line(&crate::inert::for_stdout(result.text(), true)).map_err(undelivered)?;
+        }
     }
     Ok(if cancelled { Status::Cancelled } else { Status::Done })
 }

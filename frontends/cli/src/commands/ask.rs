@@ -182,7 +182,7 @@ fn elsewhere(store: &Store, id: &str, pid: u32, args: &AskArgs) -> anyhow::Resul
 pub fn run_validate(file: Option<&Path>) -> anyhow::Result<Status> {
     match load_form(file)? {
         Ok((form, _)) => {
-            outln!("{}", crate::runtime::inert_json(&serde_json::to_string(&form)?));
+            crate::runtime::write_result_line(&crate::runtime::inert_json(&serde_json::to_string(&form)?))?;
             Ok(Status::Done)
         }
         Err(issues) => {
