@@ -48,13 +48,16 @@ fn with_full_stdout(sb: &Sandbox, args: &[&str]) -> (Option<i32>, String) {
 }
 
 /// A result that could not be written (a full disk) used to end with exit 0 and nothing on
-/// stdout: the caller took an empty file for an answer. Now it is the error exit with one line,
-/// and the saved answers can be printed again.
+/// stdout: the caller took an empty file for an answer. Now any output that cannot be written
+/// ends with the error exit and one line, and saved answers can be printed again.
 #[rstest]
 #[case::tool_json(&["ask", "p.json", "--id", "f1", "--script", "k"], true)]
 #[case::validate(&["validate", "p.json"], false)]
 #[case::invalid_payload(&["ask", "bad.json"], false)]
-fn a_result_that_cannot_be_written_is_an_error_and_the_answers_stay_saved(
+#[case::log_list(&["log", "list"], false)]
+#[case::log_export(&["log", "export", "f0"], false)]
+#[case::schema(&["schema", "result"], false)]
+fn output_that_cannot_be_written_is_an_error_and_the_answers_stay_saved(
     #[case] args: &[&str],
     #[case] answered: bool,
 ) {
@@ -62,10 +65,11 @@ fn a_result_that_cannot_be_written_is_an_error_and_the_answers_stay_saved(
     sb.file("p.json", PAYLOAD);
     sb.file("bad.json", r#"{"questions": []}"#);
     sb.file("k", "1\ntab\n1\n1\n");
+    assert_eq!(sb.run(&["ask", "p.json", "--id", "f0", "--script", "k"]).code, 0, "a flow to list");
     let (status, stderr) = with_full_stdout(&sb, args);
     assert_eq!(status, Some(5), "{args:?}: {stderr}");
     assert_eq!(stderr.lines().count(), 1, "one line: {stderr}");
-    assert!(stderr.contains("cannot write the result to stdout") && stderr.contains("No space left"), "{stderr}");
+    assert!(stderr.contains("cannot write") && stderr.contains("stdout") && stderr.contains("No space left"), "{stderr}");
     if answered {
         assert!(stderr.contains("`ask-user wait f1` prints the result again"), "{stderr}");
         let again = sb.run(&["wait", "f1"]);

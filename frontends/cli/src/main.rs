@@ -2,11 +2,13 @@
 //! status. Errors become one line on stderr; stdout carries only results.
 
 /// `println!` that never panics: a reader that went away (`ask-user log list | head -1`) is no
-/// error — everything printed is also in the store.
+/// error — everything printed is also in the store. Any other failure (a full disk) is noted
+/// for `main`, which then ends with the error status instead of a silent success.
 macro_rules! outln {
     ($($t:tt)*) => {{
         use std::io::Write as _;
-        let _ = writeln!(std::io::stdout().lock(), $($t)*);
+        let mut stdout = std::io::stdout().lock();
+        $crate::note_stdout(writeln!(stdout, $($t)*).and_then(|()| stdout.flush()));
     }};
 }
 
@@ -15,8 +17,7 @@ macro_rules! out {
     ($($t:tt)*) => {{
         use std::io::Write as _;
         let mut stdout = std::io::stdout().lock();
-        let _ = write!(stdout, $($t)*);
-        let _ = stdout.flush();
+        $crate::note_stdout(write!(stdout, $($t)*).and_then(|()| stdout.flush()));
     }};
 }
 
@@ -87,12 +88,30 @@ fn main() -> ExitCode {
         Command::Transcript { kind, file, json, .. } => commands::info::transcript(*kind, file, *json),
     };
     match outcome {
+        Ok(_) if let Some(e) = STDOUT_FAILED.get() => {
+            tracing::error!(error = %e, "stdout could not be written");
+            errln!("ask-user: cannot write to stdout: {e}");
+            ExitCode::from(exit::ERROR)
+        }
         Ok(status) => status.into(),
         Err(e) => {
             tracing::error!(error = format!("{e:#}"), "command failed");
             errln!("ask-user: {}", one_line(&e));
             ExitCode::from(exit::ERROR)
         }
+    }
+}
+
+/// The first failure to write stdout that `outln!` or `out!` met, other than its reader going
+/// away.
+static STDOUT_FAILED: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+
+/// Notes a failed write to stdout (see [`STDOUT_FAILED`]).
+pub(crate) fn note_stdout(written: std::io::Result<()>) {
+    if let Err(e) = written
+        && e.kind() != std::io::ErrorKind::BrokenPipe
+    {
+        let _ = STDOUT_FAILED.set(e.to_string());
     }
 }
 
