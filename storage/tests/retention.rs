@@ -100,3 +100,20 @@ fn unfinished_flows_are_pruned_only_when_asked_for(
     assert_eq!(report.flows, 4 - left.len());
     assert!(store.events("old-open").unwrap().is_empty() || left.contains(&"old-open"));
 }
+
+/// An MCP call's owed result (`owed.rs`): most recently owed first, settled once returned, and
+/// gone with its flow when that is pruned. A store from before the table reads as owing nothing.
+#[test]
+fn owed_results_are_listed_newest_first_settled_and_pruned_with_their_flow() {
+    let (_dir, store) = store_with(&[("old-done", 1, true), ("open", 2, false), ("new-done", 99, true)]);
+    assert!(store.owed().unwrap().is_empty(), "no table yet");
+    store.owe("old-done", 10).unwrap();
+    store.owe("new-done", 30).unwrap();
+    store.owe("open", 20).unwrap();
+    assert_eq!(store.owed().unwrap(), ["new-done", "open", "old-done"]);
+    store.settle("new-done").unwrap();
+    store.settle("never-owed").unwrap();
+    assert_eq!(store.owed().unwrap(), ["open", "old-done"]);
+    store.prune(100 * DAY, PruneRule { older_than_ms: Some(30 * DAY), ..PruneRule::default() }).unwrap();
+    assert_eq!(store.owed().unwrap(), ["open"], "the pruned flow owes nothing any more");
+}

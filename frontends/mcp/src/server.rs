@@ -117,6 +117,10 @@ impl AskServer {
         }
         let key = serde_json::to_string(&form).unwrap_or_default();
         let known = self.open.lock().ok().and_then(|open| open.get(&key).cloned());
+        let known = match known {
+            Some(id) => Some(id),
+            None => self.owed_flow(&form, &key)?,
+        };
         if let Some(id) = known {
             return self.wait_for(&id, &form, &key, ctx).await.map(done);
         }
@@ -149,12 +153,39 @@ impl AskServer {
         Ok(done(ask_engine::fallback_result(&form)))
     }
 
+    /// A flow whose result an MCP call of this session still owes for the same form: one a
+    /// server before this one recorded and left open (the client restarted it, or it crashed),
+    /// its map of open forms gone with it. The repeated call picks it up — its answers if the
+    /// user has given them meanwhile, else the same form waiting — instead of a second form.
+    fn owed_flow(&self, form: &Form, key: &str) -> Result<Option<String>, ErrorData> {
+        for id in self.store.owed().map_err(internal)? {
+            match self.store.flow(&id).map_err(internal)? {
+                Some(record) if record.session == self.options.session => {}
+                Some(_) => continue,
+                None => {
+                    let _ = self.store.settle(&id); // pruned since
+                    continue;
+                }
+            }
+            let state = FlowState::replay(&self.store.events(&id).map_err(internal)?);
+            if state.is_opened() && state.form() == form {
+                tracing::info!(flow = %id, "a form left open before is picked up");
+                if let Ok(mut open) = self.open.lock() {
+                    open.insert(key.to_owned(), id.clone());
+                }
+                return Ok(Some(id));
+            }
+        }
+        Ok(None)
+    }
+
     /// Records a flow other processes can open (`attach`), with nobody holding it yet.
     fn record(&self, id: &str, form: &Form, key: &str) -> Result<(), ErrorData> {
         let loaded = self.settings();
         let opened = opening(form, loaded.settings, loaded.notices);
         let record = FlowRecord::new(id, "mcp", self.options.session.clone(), now_ms());
         self.store.create_flow(&record, &opened).map_err(internal)?;
+        self.store.owe(id, now_ms()).map_err(internal)?;
         if let Ok(mut open) = self.open.lock() {
             open.insert(key.to_owned(), id.to_owned());
         }
@@ -256,6 +287,9 @@ impl AskServer {
             if let Some(result) = follower.state().result_of(id) {
                 if let Ok(mut open) = self.open.lock() {
                     open.remove(key);
+                }
+                if let Err(e) = self.store.settle(id) {
+                    tracing::warn!(flow = %id, error = %e, "could not note the result as returned");
                 }
                 return Ok(result);
             }

@@ -79,6 +79,11 @@ impl Setup {
 async fn setup(handler: Client, config: Value, wait: Duration) -> Setup {
     let dir = tempfile::tempdir().unwrap();
     std::fs::write(dir.path().join("config.json"), config.to_string()).unwrap();
+    setup_in(dir, handler, wait).await
+}
+
+/// A server and client on the store and config in `dir`.
+async fn setup_in(dir: tempfile::TempDir, handler: Client, wait: Duration) -> Setup {
     let mut options = McpOptions::new(
         dir.path().join("store.redb"),
         Some(dir.path().join("config.json")),
@@ -267,6 +272,39 @@ async fn a_call_that_times_out_leaves_the_form_open_and_a_repeated_call_returns_
     let flows = store.flows().unwrap();
     assert_eq!(flows.len(), 1, "never a second form for the same question");
     assert_eq!(open["flowId"], json!(flows[0].id), "the structured result names the open flow");
+}
+
+/// The map of open forms lives in the server; a client that restarts its server (or a server
+/// that crashed) used to get a second form for the repeated call, and the user's answers to the
+/// first one never reached the agent.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_form_left_open_by_a_server_that_restarted_is_picked_up_by_the_repeated_call() {
+    let wait = Duration::from_millis(300);
+    let restart = |s: Setup| async move {
+        let Setup { dir, client, .. } = s;
+        client.cancel().await.unwrap();
+        setup_in(dir, Client::default(), wait).await
+    };
+    let s = setup(Client::default(), serde_json::from_str(TERMINAL_ONLY).unwrap(), wait).await;
+    let first = details(&call(&s, payload()).await);
+    assert_eq!(first["stillOpen"], true, "{first}");
+    // Not answered yet: after a restart the same form still waits, no second one.
+    let s = restart(s).await;
+    let again = details(&call(&s, payload()).await);
+    assert_eq!((&again["stillOpen"], &again["flowId"]), (&json!(true), &first["flowId"]), "{again}");
+    // Answered while no server waited: the next server's call returns the answers.
+    let s = restart(s).await;
+    answer_elsewhere(&s.store_path(), &["2", "enter", "1", "1"]);
+    let answered = details(&call(&s, payload()).await);
+    assert_eq!(answered["answers"]["db"]["values"], json!(["sqlite"]), "the answer given meanwhile: {answered}");
+    let store = Store::open(&s.store_path()).unwrap();
+    assert_eq!(store.flows().unwrap().len(), 1, "never a second form for the same question");
+    assert!(store.owed().unwrap().is_empty(), "the result was returned");
+    // That result has been handed out: the same question asked again is a new form.
+    let fresh = details(&call(&s, payload()).await);
+    assert_eq!(fresh["stillOpen"], true, "{fresh}");
+    assert_ne!(fresh["flowId"], first["flowId"]);
+    assert_eq!(store.flows().unwrap().len(), 2);
 }
 
 #[tokio::test(flavor = "multi_thread")]

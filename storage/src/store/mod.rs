@@ -6,7 +6,8 @@
 //! * `flows`:    flow id → JSON [`FlowRecord`] (its own `version` field);
 //! * `events`:   (flow id, seq) → one encoded event ([`crate::wire`]);
 //! * `payloads`: (session, seq) → JSON [`PayloadEntry`], the forms `/ask:replay` reopens;
-//! * `leases`:   flow id → JSON [`Lease`], the process showing the flow now.
+//! * `leases`:   flow id → JSON [`Lease`], the process showing the flow now;
+//! * `owed`:     flow id → when an MCP call began to wait for its result (see `owed.rs`).
 //!
 //! The file is opened in redb's multi-writer mode, so any number of ask-user processes share
 //! it: reads see every commit, and writes take turns. Every append is its own write transaction
@@ -17,6 +18,7 @@ mod errors;
 mod flows;
 mod leases;
 mod open;
+mod owed;
 mod payloads;
 mod prune;
 mod salvage;

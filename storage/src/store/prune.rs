@@ -78,11 +78,12 @@ impl Store {
         self.prune(now_ms, rule).map(Some)
     }
 
-    /// Deletes one flow: record, events, lease, and the payloads that opened it.
+    /// Deletes one flow: record, events, lease, owed result, and the payloads that opened it.
     fn delete_flow(&self, id: &str, session: &str) -> Result<usize, StoreError> {
         self.write(|tx| {
             tx.open_table(FLOWS)?.remove(id)?;
             tx.open_table(LEASES)?.remove(id)?;
+            tx.open_table(super::owed::OWED)?.remove(id)?;
             let mut events = tx.open_table(EVENTS)?;
             let seqs: Vec<u64> = events
                 .range((id, 0)..=(id, u64::MAX))?
