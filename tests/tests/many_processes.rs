@@ -75,6 +75,11 @@ fn spec8_wait_times_out_with_its_own_status_and_sees_a_result_driven_elsewhere()
     assert_eq!(timed_out.code, 6, "{}", timed_out.stderr);
     assert!(start.elapsed() >= Duration::from_millis(300));
     assert!(timed_out.stdout.is_empty() && timed_out.stderr.contains("still open"), "{}", timed_out.stderr);
+    assert!(
+        timed_out.stderr.contains("no process shows it; `ask-user attach w` opens it"),
+        "a flow nobody shows is named as such: {}",
+        timed_out.stderr
+    );
     let waiter = sb.spawn(&["wait", "w", "--timeout", "30"]);
     std::thread::sleep(Duration::from_millis(200));
     let done = sb.run(&["resume", "w", "--script", s(&sb.file("k2", "enter\ntab\n1\n1\n"))]);

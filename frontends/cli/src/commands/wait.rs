@@ -21,10 +21,16 @@ pub fn run_wait(args: &WaitArgs) -> anyhow::Result<Status> {
 pub fn follow(store: &Store, id: &str, timeout: Option<Duration>, report: Report) -> anyhow::Result<Status> {
     let start = Instant::now();
     let mut follower = FlowFollower::new(id);
+    let mut first = true;
     loop {
         let interval = follower.poll(store)?;
         if follower.state().outcome().is_some() {
             return finish(follower.state(), id, report);
+        }
+        // A flow no process shows (its script ended, its process was killed) gets no answer
+        // until someone opens it: say so once, and how, instead of waiting in silence.
+        if std::mem::take(&mut first) && store.holder(id)?.is_none() {
+            errln!("ask-user: flow {id} is open and no process shows it; `ask-user attach {id}` opens it. Waiting for its answer");
         }
         if let Some(limit) = timeout
             && start.elapsed() >= limit
