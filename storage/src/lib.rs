@@ -19,8 +19,8 @@ pub use config_file::{
 pub use durable_flow::{DurableFlow, FileOffers, FlowHost, MakePayload, StoreOpening};
 pub use follow::FlowFollower;
 pub use store::{
-    Claim, FLOW_RECORD_VERSION, FlowRecord, Lease, PACKED_STORE_VERSION, PayloadEntry, PruneReport,
-    PruneRule, STORE_VERSION, Store, StoreError, panic_is_contained, raw_params,
+    Claim, FLOW_RECORD_VERSION, FlowRecord, Lease, Owed, PACKED_STORE_VERSION, PayloadEntry, PruneReport,
+    PruneRule, STORE_VERSION, Store, StoreError, form_hash, panic_is_contained, raw_params,
 };
 
 /// Milliseconds since the Unix epoch (0 if the clock is before it).

@@ -105,15 +105,23 @@ fn unfinished_flows_are_pruned_only_when_asked_for(
 /// gone with its flow when that is pruned. A store from before the table reads as owing nothing.
 #[test]
 fn owed_results_are_listed_newest_first_settled_and_pruned_with_their_flow() {
-    let (_dir, store) = store_with(&[("old-done", 1, true), ("open", 2, false), ("new-done", 99, true)]);
+    let (_dir, store) = store_with(&[]);
     assert!(store.owed().unwrap().is_empty(), "no table yet");
-    store.owe("old-done", 10).unwrap();
-    store.owe("new-done", 30).unwrap();
-    store.owe("open", 20).unwrap();
-    assert_eq!(store.owed().unwrap(), ["new-done", "open", "old-done"]);
+    let raw = serde_json::json!({"questions": [{"id": "q", "prompt": "P?", "options": [{"value": "a", "label": "A"}]}]});
+    let opened = Event::opened(validate(&raw, FormSource::Tool).unwrap());
+    for (id, day, owed_since, done) in [("old-done", 1, 10, true), ("new-done", 99, 30, true), ("open", 2, 20, false)] {
+        store.create_owed_flow(&FlowRecord::new(id, "mcp", "s", day * DAY), &opened, owed_since).unwrap();
+        if done {
+            store.append(id, &key("esc")).unwrap();
+        }
+    }
+    let owed = |store: &Store| store.owed().unwrap().into_iter().map(|o| o.id).collect::<Vec<_>>();
+    assert_eq!(owed(&store), ["new-done", "open", "old-done"]);
+    let hash = ask_storage::form_hash(&validate(&raw, FormSource::Tool).unwrap());
+    assert!(store.owed().unwrap().iter().all(|o| o.form_hash == hash), "each row knows its form");
     store.settle("new-done").unwrap();
     store.settle("never-owed").unwrap();
-    assert_eq!(store.owed().unwrap(), ["open", "old-done"]);
+    assert_eq!(owed(&store), ["open", "old-done"]);
     store.prune(100 * DAY, PruneRule { older_than_ms: Some(30 * DAY), ..PruneRule::default() }).unwrap();
-    assert_eq!(store.owed().unwrap(), ["open"], "the pruned flow owes nothing any more");
+    assert_eq!(owed(&store), ["open"], "the pruned flow owes nothing any more");
 }

@@ -1,8 +1,7 @@
 //! The MCP server: one tool, `ask_user`, validated inside the tool as the contract says.
 
-use std::collections::HashMap;
 use std::path::PathBuf;
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use ask_engine::{Event, FlowState, Origin, Size};
@@ -58,9 +57,6 @@ impl McpOptions {
 pub struct AskServer {
     options: Arc<McpOptions>,
     store: Arc<Store>,
-    /// Forms whose outcome no call has returned yet, by their normalized JSON: a repeated call
-    /// picks up the same flow instead of asking again.
-    open: Arc<Mutex<HashMap<String, String>>>,
     /// One popup at a time on the user's terminal; parallel calls queue here.
     popup: Arc<tokio::sync::Mutex<()>>,
 }
@@ -72,7 +68,6 @@ impl AskServer {
         Ok(AskServer {
             options: Arc::new(options),
             store: Arc::new(store),
-            open: Arc::default(),
             popup: Arc::default(),
         })
     }
@@ -115,14 +110,8 @@ impl AskServer {
                 serde_json::from_value(reply).map_err(|e| internal(format!("form answer: {e}")))?;
             return self.answered(id, &form, reply).await.map(done);
         }
-        let key = serde_json::to_string(&form).unwrap_or_default();
-        let known = self.open.lock().ok().and_then(|open| open.get(&key).cloned());
-        let known = match known {
-            Some(id) => Some(id),
-            None => self.owed_flow(&form, &key)?,
-        };
-        if let Some(id) = known {
-            return self.wait_for(&id, &form, &key, ctx).await.map(done);
+        if let Some(id) = self.owed_flow(&form)? {
+            return self.wait_for(&id, &form, ctx).await.map(done);
         }
         let id = ask_storage::new_flow_id("mcp-");
         let entry = PayloadEntry {
@@ -136,7 +125,7 @@ impl AskServer {
         for rung in self.rungs() {
             match rung {
                 Rung::Tmux if present::tmux_available() => {
-                    return self.in_popup(&id, &form, &key, ctx).await.map(done);
+                    return self.in_popup(&id, &form, ctx).await.map(done);
                 }
                 Rung::Elicitation
                     if ctx.peer.supported_elicitation_modes().contains(&ElicitationMode::Form) =>
@@ -144,8 +133,8 @@ impl AskServer {
                     return self.by_elicitation(&id, &form, ctx).await;
                 }
                 Rung::Terminal => {
-                    self.record(&id, &form, &key)?;
-                    return self.in_another_terminal(&id, &form, &key, ctx).await.map(done);
+                    self.record(&id, &form)?;
+                    return self.in_another_terminal(&id, &form, ctx).await.map(done);
                 }
                 _ => {}
             }
@@ -153,12 +142,16 @@ impl AskServer {
         Ok(done(ask_engine::fallback_result(&form)))
     }
 
-    /// A flow whose result an MCP call of this session still owes for the same form: one a
-    /// server before this one recorded and left open (the client restarted it, or it crashed),
-    /// its map of open forms gone with it. The repeated call picks it up — its answers if the
-    /// user has given them meanwhile, else the same form waiting — instead of a second form.
-    fn owed_flow(&self, form: &Form, key: &str) -> Result<Option<String>, ErrorData> {
-        for id in self.store.owed().map_err(internal)? {
+    /// A flow recorded for this form whose result no call has returned yet: a call that ended
+    /// before the user answered (its wait ran out, the client cancelled it) left it open, maybe
+    /// in a server since restarted. The repeated call picks it up — the answers given meanwhile,
+    /// or the same form still waiting — instead of asking a second time. Kept in the store, not
+    /// in this process, so that a restart (a client that restarts its servers, a crash) loses
+    /// nothing.
+    fn owed_flow(&self, form: &Form) -> Result<Option<String>, ErrorData> {
+        let hash = ask_storage::form_hash(form);
+        for owed in self.store.owed().map_err(internal)?.into_iter().filter(|o| o.form_hash == hash) {
+            let id = owed.id;
             match self.store.flow(&id).map_err(internal)? {
                 Some(record) if record.session == self.options.session => {}
                 Some(_) => continue,
@@ -169,10 +162,7 @@ impl AskServer {
             }
             let state = FlowState::replay(&self.store.events(&id).map_err(internal)?);
             if state.is_opened() && state.form() == form {
-                tracing::info!(flow = %id, "a form left open before is picked up");
-                if let Ok(mut open) = self.open.lock() {
-                    open.insert(key.to_owned(), id.clone());
-                }
+                tracing::info!(flow = %id, "a form left open is picked up");
                 return Ok(Some(id));
             }
         }
@@ -180,15 +170,11 @@ impl AskServer {
     }
 
     /// Records a flow other processes can open (`attach`), with nobody holding it yet.
-    fn record(&self, id: &str, form: &Form, key: &str) -> Result<(), ErrorData> {
+    fn record(&self, id: &str, form: &Form) -> Result<(), ErrorData> {
         let loaded = self.settings();
         let opened = opening(form, loaded.settings, loaded.notices);
         let record = FlowRecord::new(id, "mcp", self.options.session.clone(), now_ms());
-        self.store.create_flow(&record, &opened).map_err(internal)?;
-        self.store.owe(id, now_ms()).map_err(internal)?;
-        if let Ok(mut open) = self.open.lock() {
-            open.insert(key.to_owned(), id.to_owned());
-        }
+        self.store.create_owed_flow(&record, &opened, now_ms()).map_err(internal)?;
         Ok(())
     }
 
@@ -196,14 +182,13 @@ impl AskServer {
         &self,
         id: &str,
         form: &Form,
-        key: &str,
         ctx: &RequestContext<RoleServer>,
     ) -> Result<ToolResult, ErrorData> {
-        self.record(id, form, key)?;
+        self.record(id, form)?;
         // The call's wait starts now, also for a call queued behind another's popup: it sends
         // its progress messages and ends at `--wait` while it queues, and a form answered
         // meanwhile with `ask-user attach` returns at once.
-        let waiting = self.wait_for(id, form, key, ctx);
+        let waiting = self.wait_for(id, form, ctx);
         tokio::pin!(waiting);
         let turn = tokio::select! {
             result = &mut waiting => return result,
@@ -249,11 +234,10 @@ impl AskServer {
         &self,
         id: &str,
         form: &Form,
-        key: &str,
         ctx: &RequestContext<RoleServer>,
     ) -> Result<ToolResult, ErrorData> {
         self.tell_to_attach(id, ctx).await;
-        self.wait_for(id, form, key, ctx).await
+        self.wait_for(id, form, ctx).await
     }
 
     /// Tells the agent (a progress message) and the user (a bell and a notification on the
@@ -274,7 +258,6 @@ impl AskServer {
         &self,
         id: &str,
         form: &Form,
-        key: &str,
         ctx: &RequestContext<RoleServer>,
     ) -> Result<ToolResult, ErrorData> {
         let wait = self.options.wait.unwrap_or(Duration::from_secs(self.settings().mcp.wait_seconds));
@@ -285,9 +268,6 @@ impl AskServer {
         loop {
             let interval = follower.poll(&self.store).map_err(internal)?;
             if let Some(result) = follower.state().result_of(id) {
-                if let Ok(mut open) = self.open.lock() {
-                    open.remove(key);
-                }
                 if let Err(e) = self.store.settle(id) {
                     tracing::warn!(flow = %id, error = %e, "could not note the result as returned");
                 }

@@ -54,7 +54,17 @@ impl Store {
     /// Records a new flow together with its opening event, in one durable transaction: a crash
     /// can never leave a flow without the event that opens it. Fails if the id is taken.
     pub fn create_flow(&self, record: &FlowRecord, opened: &Event) -> Result<(), StoreError> {
-        self.insert_flow(record, &encode_row(opened).map_err(StoreError::Encode)?, None, None)
+        self.insert_flow(record, &encode_row(opened).map_err(StoreError::Encode)?, None, None, None)
+    }
+
+    /// [`Store::create_flow`] for a form an MCP call waits on: the flow and its owed result
+    /// (`owed.rs`: owed since `now_ms`, for the form `opened` carries) in the same transaction.
+    pub fn create_owed_flow(&self, record: &FlowRecord, opened: &Event, now_ms: u64) -> Result<(), StoreError> {
+        let owed = match opened {
+            Event::FlowOpened { form, .. } => (now_ms, super::owed::form_hash(form)),
+            _ => (now_ms, 0),
+        };
+        self.insert_flow(record, &encode_row(opened).map_err(StoreError::Encode)?, None, None, Some(owed))
     }
 
     /// What a process opening a new form on its screen writes, in one durable transaction (one
@@ -92,7 +102,7 @@ impl Store {
     ) -> Result<(), StoreError> {
         let lease = serde_json::to_vec(&Lease::for_this_process())
             .map_err(|e| StoreError::Encode(crate::wire::EncodeError(e)))?;
-        self.insert_flow(record, event, payload.as_ref().map(|(s, b)| (*s, b.as_slice())), Some(&lease))
+        self.insert_flow(record, event, payload.as_ref().map(|(s, b)| (*s, b.as_slice())), Some(&lease), None)
     }
 
     fn insert_flow(
@@ -101,6 +111,7 @@ impl Store {
         event: &[u8],
         payload: Option<(&str, &[u8])>,
         lease: Option<&[u8]>,
+        owed: Option<(u64, u64)>,
     ) -> Result<(), StoreError> {
         let row = serde_json::to_vec(record).map_err(|e| StoreError::Encode(crate::wire::EncodeError(e)))?;
         let id = record.id.as_str();
@@ -118,6 +129,9 @@ impl Store {
             // A new id: no live process can hold it, so the lease is simply ours.
             if let Some(lease) = lease {
                 tx.open_table(LEASES)?.insert(id, lease)?;
+            }
+            if let Some(owed) = owed {
+                tx.open_table(super::owed::OWED)?.insert(id, owed)?;
             }
             Ok(Ok(()))
         })?

@@ -7,7 +7,8 @@
 //! * `events`:   (flow id, seq) → one encoded event ([`crate::wire`]);
 //! * `payloads`: (session, seq) → JSON [`PayloadEntry`], the forms `/ask:replay` reopens;
 //! * `leases`:   flow id → JSON [`Lease`], the process showing the flow now;
-//! * `owed`:     flow id → when an MCP call began to wait for its result (see `owed.rs`).
+//! * `owed`:     flow id → (when an MCP call began to wait for its result, its form's hash);
+//!   see `owed.rs`.
 //!
 //! The file is opened in redb's multi-writer mode, so any number of ask-user processes share
 //! it: reads see every commit, and writes take turns. Every append is its own write transaction
@@ -36,6 +37,7 @@ pub use errors::StoreError;
 pub(crate) use flows::OpeningRows;
 pub use flows::{FLOW_RECORD_VERSION, FlowRecord};
 pub use leases::{Claim, Lease};
+pub use owed::{Owed, form_hash};
 pub use payloads::{PayloadEntry, raw_params};
 pub use prune::{PruneReport, PruneRule};
 
