@@ -12,8 +12,13 @@ use rmcp::transport::TokioChildProcess;
 use serde_json::{Value, json};
 
 fn mcp_command(sb: &Sandbox) -> tokio::process::Command {
+    mcp_waiting(sb, "20")
+}
+
+/// `ask-user mcp` whose calls wait `seconds` for an answer.
+fn mcp_waiting(sb: &Sandbox, seconds: &str) -> tokio::process::Command {
     let mut cmd = tokio::process::Command::new(bin());
-    cmd.args(["mcp", "--wait", "20"])
+    cmd.args(["mcp", "--wait", seconds])
         .current_dir(sb.dir.path())
         .env("ASK_USER_STORE", sb.store())
         .env("ASK_USER_CONFIG", sb.path("config.json"))
@@ -61,5 +66,28 @@ async fn a_client_spawning_the_binary_lists_the_tool_and_gets_an_answer_given_wi
     assert_eq!(details["answers"]["db"]["values"], json!(["sqlite"]));
     let attach_json: Value = serde_json::from_slice(&attached.stdout).unwrap();
     assert_eq!(attach_json["details"], details, "attach and the MCP call report the same result");
+    client.cancel().await.unwrap();
+}
+
+/// A form a call left open is listed as `waiting` (an agent will come back for it), not as an
+/// abandoned `resumable` one; the repeated call collects what `attach` answered.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_form_a_call_left_open_is_listed_as_waiting_until_its_answers_are_collected() {
+    let sb = Sandbox::new();
+    sb.file("config.json", r#"{"mcp": {"presentation": ["terminal"]}}"#);
+    let client = ().serve(TokioChildProcess::new(mcp_waiting(&sb, "1")).unwrap()).await.unwrap();
+    let args: Value = serde_json::from_str(PAYLOAD).unwrap();
+    let call = || client.call_tool(CallToolRequestParams::new("ask_user").with_arguments(args.as_object().unwrap().clone()));
+    let open = call().await.unwrap().structured_content.unwrap();
+    let id = open["flowId"].as_str().unwrap().to_owned();
+    let listed = sb.run(&["log", "list"]).stdout;
+    assert!(listed.contains(&id) && listed.contains(" waiting "), "{listed}");
+    assert!(sb.run(&["log", "show", &id]).stdout.ends_with("status: waiting\n"));
+    let keys = sb.file("k", "2\nenter\n1\n1\n");
+    let attached = sb.run(&["attach", &id, "--script", keys.to_str().unwrap()]);
+    assert_eq!(attached.code, 0, "{}", attached.stderr);
+    assert!(sb.run(&["log", "list"]).stdout.contains(" submitted "), "answered");
+    let collected = call().await.unwrap().structured_content.unwrap();
+    assert_eq!(collected["answers"]["db"]["values"], json!(["sqlite"]), "{collected}");
     client.cancel().await.unwrap();
 }

@@ -263,8 +263,8 @@ pub struct PruneArgs {
     /// Keep only the newest N finished flows (with --unfinished: of the flows it may delete).
     #[arg(long, value_name = "N")]
     pub keep: Option<usize>,
-    /// Also delete unfinished flows no process shows (`resumable` in `log list`): abandoned
-    /// forms. A form an MCP call waits on until someone attaches is one of them.
+    /// Also delete unfinished flows no process shows (`resumable` or `waiting` in `log list`):
+    /// abandoned forms. A `waiting` one is a form an MCP call left open for `attach`.
     #[arg(long)]
     pub unfinished: bool,
     /// The config file (for store.retentionDays).

@@ -33,9 +33,12 @@ fn open(args: &StoreArgs) -> anyhow::Result<Store> {
 /// A flow's status in `log list`. An unfinished flow is `open` while a live process shows it
 /// and `resumable` when none does (its process was killed or its terminal closed, or an MCP
 /// call waits for `ask-user attach`): `resume` and `attach` take exactly those.
-fn status_of(state: &FlowState, shown: bool) -> &'static str {
+/// A flow's status in `log list`; `owed`: an MCP call waits for its result, or will come back
+/// for it (the store's `owed` table).
+fn status_of(state: &FlowState, shown: bool, owed: bool) -> &'static str {
     match state.outcome() {
         None if shown => "open",
+        None if owed => "waiting",
         None => "resumable",
         Some(Outcome::Submitted) => "submitted",
         Some(Outcome::Elaborated) => "elaborated",
@@ -45,6 +48,7 @@ fn status_of(state: &FlowState, shown: bool) -> &'static str {
 }
 
 fn list(store: &Store) -> anyhow::Result<Status> {
+    let owed: std::collections::HashSet<String> = store.owed()?.into_iter().map(|o| o.id).collect();
     for record in store.flows()? {
         let events = store.events(&record.id)?;
         let state = FlowState::replay(&events);
@@ -54,7 +58,7 @@ fn list(store: &Store) -> anyhow::Result<Status> {
             record.id,
             crate::clock::utc(record.created_ms),
             record.command,
-            status_of(&state, shown),
+            status_of(&state, shown, owed.contains(&record.id)),
             events.len(),
             crate::inert::for_stdout(&record.session, false),
             what_it_asked(&state)
@@ -136,7 +140,8 @@ fn show(store: &Store, flow_id: &str) -> anyhow::Result<Status> {
     }
     let state = FlowState::replay(&events);
     let shown = state.outcome().is_none() && store.holder(flow_id)?.is_some();
-    outln!("status: {}", status_of(&state, shown));
+    let owed = store.owed()?.iter().any(|o| o.id == flow_id);
+    outln!("status: {}", status_of(&state, shown, owed));
     Ok(Status::Done)
 }
 
