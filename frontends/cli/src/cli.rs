@@ -306,7 +306,8 @@ pub struct WaitArgs {
 
 #[derive(Debug, Args)]
 pub struct AttachArgs {
-    /// The flow id (default: the newest waiting form; waits for one if there is none).
+    /// The flow id (default: the newest form an MCP call waits on, else the newest unfinished
+    /// one; waits for one if there is none).
     pub flow_id: Option<String>,
     #[command(flatten)]
     pub flow: FlowArgs,

@@ -72,6 +72,18 @@ fn newest_unfinished(store: &Store, ended: &mut HashSet<String>) -> anyhow::Resu
     Ok(None)
 }
 
+/// The newest form an MCP call waits on (or will come back for) that no process shows: what
+/// `attach` is for, so it comes before any form an agent abandoned (`newest_unfinished`).
+fn newest_waited_on(store: &Store) -> anyhow::Result<Option<String>> {
+    for owed in store.owed()? {
+        let state = FlowState::replay(&store.events(&owed.id)?);
+        if state.is_opened() && state.outcome().is_none() && store.holder(&owed.id)?.is_none() {
+            return Ok(Some(owed.id));
+        }
+    }
+    Ok(None)
+}
+
 /// The newest stored tool form: `Ok(None)` when there is none; an error naming the problem
 /// when the newest one no longer validates.
 fn newest_form(args: &ReplayArgs, store: &Store, source: FormSource) -> anyhow::Result<Option<Form>> {
@@ -154,6 +166,9 @@ pub fn run_attach(args: &AttachArgs) -> anyhow::Result<Status> {
         None => {
             let (mut told, mut ended) = (false, HashSet::new());
             loop {
+                if let Some(id) = newest_waited_on(&store)? {
+                    break id;
+                }
                 if let Some(id) = newest_unfinished(&store, &mut ended)? {
                     break id;
                 }
@@ -205,6 +220,28 @@ mod tests {
             };
             flow.push(event).unwrap();
         }
+    }
+
+    /// `attach` takes a form an MCP call waits on before a newer one an agent abandoned.
+    #[test]
+    fn attach_prefers_the_form_an_mcp_call_waits_on() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::open(&dir.path().join("s.redb")).unwrap();
+        let opened = |id: &str| {
+            let raw = serde_json::json!({"questions": [{"id": "q", "prompt": "Q?", "options": [{"value": "a", "label": "A"}]}]});
+            let form = ask_schema::validate(&raw, ask_schema::FormSource::Tool).unwrap();
+            (FlowRecord::new(id, "mcp", "default", 0), Event::opened(form))
+        };
+        let (record, event) = opened("f1-waited-on");
+        store.create_owed_flow(&record, &event, 1).unwrap();
+        let (record, event) = opened("f2-answered");
+        store.create_owed_flow(&record, &event, 2).unwrap();
+        DurableFlow::resume(&store, "f2-answered").unwrap().push(Event::key(KeyPress::parse("esc").unwrap())).unwrap();
+        flow(&store, "f3-abandoned", &["down"]);
+        assert_eq!(super::newest_waited_on(&store).unwrap().as_deref(), Some("f1-waited-on"));
+        assert_eq!(super::newest_unfinished(&store, &mut HashSet::new()).unwrap().as_deref(), Some("f3-abandoned"));
+        store.settle("f1-waited-on").unwrap();
+        assert_eq!(super::newest_waited_on(&store).unwrap(), None, "then any unfinished form");
     }
 
     /// What `attach` (and `resume` without an id) picks, and what it need not read again.
