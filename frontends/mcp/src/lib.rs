@@ -11,6 +11,7 @@
 pub mod elicit;
 pub mod present;
 mod server;
+mod waiting;
 
 pub use server::{AskServer, McpOptions};
 
