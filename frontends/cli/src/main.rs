@@ -108,11 +108,15 @@ static STDOUT_FAILED: std::sync::OnceLock<String> = std::sync::OnceLock::new();
 
 /// Notes a failed write to stdout (see [`STDOUT_FAILED`]).
 pub(crate) fn note_stdout(written: std::io::Result<()>) {
-    if let Err(e) = written
-        && e.kind() != std::io::ErrorKind::BrokenPipe
-    {
+    if let Some(e) = stdout_failure(written) {
         let _ = STDOUT_FAILED.set(e.to_string());
     }
+}
+
+/// What went wrong writing stdout, if it is an error at all: a reader that went away
+/// (`| head -0`) chose not to read, and stays quiet.
+pub(crate) fn stdout_failure(written: std::io::Result<()>) -> Option<std::io::Error> {
+    written.err().filter(|e| e.kind() != std::io::ErrorKind::BrokenPipe)
 }
 
 /// The error and its causes on one line: each cause once (an I/O error is often repeated by the

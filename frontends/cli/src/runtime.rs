@@ -52,11 +52,9 @@ pub fn print_result(result: &ToolResult) -> anyhow::Result<()> {
 pub fn write_result_line(text: &str) -> anyhow::Result<()> {
     use std::io::Write as _;
     let mut out = std::io::stdout().lock();
-    match writeln!(out, "{text}").and_then(|()| out.flush()) {
-        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => {
-            Err(anyhow::Error::new(e).context("cannot write the result to stdout"))
-        }
-        _ => Ok(()),
+    match crate::stdout_failure(writeln!(out, "{text}").and_then(|()| out.flush())) {
+        Some(e) => Err(anyhow::Error::new(e).context("cannot write the result to stdout")),
+        None => Ok(()),
     }
 }
 
