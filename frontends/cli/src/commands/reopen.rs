@@ -29,25 +29,43 @@ fn resume(args: &ResumeArgs, report: Report) -> anyhow::Result<Status> {
         None => newest_unfinished(&store, &mut HashSet::new())?
             .context("no unfinished flow to resume (flows open in other processes are not offered)")?,
     };
+    match reopen(&store, &id, &args.flow, report)? {
+        Reopened::Ran(status) => Ok(status),
+        Reopened::HeldBy(pid) => {
+            bail!("flow {id} is open in another ask-user process (pid {pid}); `ask-user wait {id}` waits for it")
+        }
+    }
+}
+
+/// What came of reopening a flow.
+#[derive(Debug, PartialEq, Eq)]
+enum Reopened {
+    /// It ran here (or had already finished, and its result was reported).
+    Ran(Status),
+    /// Another live process shows it (this pid).
+    HeldBy(u32),
+}
+
+/// Runs flow `id` here until it ends, or reports its result when it has already ended.
+fn reopen(store: &Store, id: &str, flow: &crate::cli::FlowArgs, report: Report) -> anyhow::Result<Reopened> {
     // A flow closed before this command opened it went nowhere now: its result is shown.
     let closed = if report == Report::Handed { Report::ToolJson } else { report };
     // One read of the log: the resumed flow's state says whether it is already finished.
-    match resume_flow(&store, &id, &args.flow) {
+    let status = match resume_flow(store, id, flow) {
         Ok(session) if session.state().outcome().is_some() => {
-            crate::runtime::finish(session.state(), &id, closed)
+            crate::runtime::finish(session.state(), id, closed)?
         }
-        Ok(mut session) => run(&mut session, &args.flow, report),
+        Ok(mut session) => run(&mut session, flow, report)?,
         Err(StoreError::Held { pid, .. }) => {
-            let state = FlowState::replay(&store.events(&id)?);
-            if state.outcome().is_some() {
-                return crate::runtime::finish(&state, &id, closed);
+            let state = FlowState::replay(&store.events(id)?);
+            if state.outcome().is_none() {
+                return Ok(Reopened::HeldBy(pid));
             }
-            bail!(
-                "flow {id} is open in another ask-user process (pid {pid}); `ask-user wait {id}` waits for it"
-            )
+            crate::runtime::finish(&state, id, closed)?
         }
-        Err(e) => Err(e.into()),
-    }
+        Err(e) => return Err(e.into()),
+    };
+    Ok(Reopened::Ran(status))
 }
 
 /// The newest flow that can be picked up: opened, unfinished (or timed out) and held by no
@@ -160,33 +178,52 @@ pub fn run_settings(args: &SettingsArgs) -> anyhow::Result<Status> {
 /// `ask-user attach`: answer a form that waits for this terminal (an MCP call's, say). Without
 /// an id it takes the newest form nobody is showing, or waits for one to arrive.
 pub fn run_attach(args: &AttachArgs) -> anyhow::Result<Status> {
-    let store = crate::paths::open_store(args.flow.store.as_deref())?;
-    let id = match &args.flow_id {
-        Some(id) => id.clone(),
-        None => {
-            let (mut told, mut ended) = (false, HashSet::new());
-            loop {
-                if let Some(id) = newest_waited_on(&store)? {
-                    break id;
-                }
-                if let Some(id) = newest_unfinished(&store, &mut ended)? {
-                    break id;
-                }
-                if !told {
-                    errln!(
-                        "ask-user: no form is waiting; this terminal will open the next one (Ctrl+C to stop)"
-                    );
-                    told = true;
-                }
-                std::thread::sleep(std::time::Duration::from_millis(250));
-            }
-        }
-    };
-    let args = ResumeArgs { flow_id: Some(id), flow: args.flow.clone(), unused_pi: args.unused_pi.clone() };
     // A person at a terminal gets a line saying where the answers went; a script or the tmux
     // popup (whose output nobody reads) gets the result, as `resume` prints it.
     let report = if std::io::stdout().is_terminal() { Report::Handed } else { Report::ToolJson };
-    resume(&args, report)
+    if let Some(id) = &args.flow_id {
+        let args = ResumeArgs { flow_id: Some(id.clone()), flow: args.flow.clone(), unused_pi: args.unused_pi.clone() };
+        return resume(&args, report);
+    }
+    let store = crate::paths::open_store(args.flow.store.as_deref())?;
+    let mut ended = HashSet::new();
+    let pick = || -> anyhow::Result<Option<String>> {
+        match newest_waited_on(&store)? {
+            Some(id) => Ok(Some(id)),
+            None => newest_unfinished(&store, &mut ended),
+        }
+    };
+    attach_next(pick, |id| reopen(&store, id, &args.flow, report), POLL)
+}
+
+/// How often `attach` looks for a form while none is waiting.
+const POLL: std::time::Duration = std::time::Duration::from_millis(250);
+
+/// Picks the next form to open with `pick` (none yet: ask again after `pause`) and opens it with
+/// `open`. A form another process opened between the two — a tmux popup the MCP server opened
+/// for the same form — is left to it, and the wait goes on for the next one.
+fn attach_next(
+    mut pick: impl FnMut() -> anyhow::Result<Option<String>>,
+    open: impl Fn(&str) -> anyhow::Result<Reopened>,
+    pause: std::time::Duration,
+) -> anyhow::Result<Status> {
+    let mut told = false;
+    loop {
+        if let Some(id) = pick()? {
+            match open(&id)? {
+                Reopened::Ran(status) => return Ok(status),
+                Reopened::HeldBy(pid) => {
+                    errln!("ask-user: flow {id} was opened by another process (pid {pid}); waiting for the next form");
+                    told = true;
+                }
+            }
+        }
+        if !told {
+            errln!("ask-user: no form is waiting; this terminal will open the next one (Ctrl+C to stop)");
+            told = true;
+        }
+        std::thread::sleep(pause);
+    }
 }
 
 #[cfg(test)]
@@ -254,5 +291,29 @@ mod tests {
         assert_eq!(super::newest_unfinished(&store, &mut ended).unwrap(), None);
         flow(&store, "f5-new", &[]);
         assert_eq!(super::newest_unfinished(&store, &mut ended).unwrap().as_deref(), Some("f5-new"));
+    }
+
+    /// `attach` without an id picked a form, and a tmux popup opened that form first: the popup
+    /// keeps it, and this terminal waits on for the next form instead of ending in an error.
+    #[test]
+    fn attach_passes_over_a_form_another_process_opened_first_and_opens_the_next() {
+        use std::cell::RefCell;
+
+        use super::{Reopened, attach_next};
+        use crate::exit::Status;
+
+        let mut picks = vec![None, Some("next"), Some("claimed")];
+        let opened = RefCell::new(Vec::new());
+        let status = attach_next(
+            || Ok(picks.pop().flatten().map(String::from)),
+            |id| {
+                opened.borrow_mut().push(id.to_owned());
+                Ok(if id == "claimed" { Reopened::HeldBy(4242) } else { Reopened::Ran(Status::Cancelled) })
+            },
+            std::time::Duration::ZERO,
+        )
+        .unwrap();
+        assert_eq!(status, Status::Cancelled, "the next form's own ending");
+        assert_eq!(opened.into_inner(), ["claimed", "next"]);
     }
 }
