@@ -32,29 +32,6 @@ use std::time::{Duration, Instant};
 
 use portable_pty::{Child, CommandBuilder, PtySize, native_pty_system};
 
-/// The bytes a terminal sends for a key id of the script format.
-fn encode(id: &str) -> Vec<Vec<u8>> {
-    if let Some(text) = id.strip_prefix("type \"").and_then(|t| t.strip_suffix('"')) {
-        return text.chars().map(|c| c.to_string().into_bytes()).collect();
-    }
-    let bytes: &[u8] = match id {
-        "down" => b"\x1b[B",
-        "up" => b"\x1b[A",
-        "left" => b"\x1b[D",
-        "right" => b"\x1b[C",
-        "tab" => b"\t",
-        "shift+tab" => b"\x1b[Z",
-        "enter" => b"\r",
-        "esc" => b"\x1b",
-        "space" => b" ",
-        "backspace" => b"\x7f",
-        "shift+n" => b"N",
-        other if other.chars().count() == 1 => other.as_bytes(),
-        other => panic!("no bytes for key {other}"),
-    };
-    vec![bytes.to_vec()]
-}
-
 struct Session {
     child: Box<dyn Child + Send + Sync>,
     writer: Box<dyn Write + Send>,
@@ -177,12 +154,6 @@ fn report(name: &str, mut samples: Vec<Duration>, unchanged: usize, restarts: us
     );
 }
 
-/// The keys of a script of the shared workload, the first `take` of its lines.
-fn script_keys(bench: &Path, script: &str, take: usize) -> Vec<Vec<u8>> {
-    let text = std::fs::read_to_string(bench.join(script)).unwrap();
-    text.lines().take(take).flat_map(encode).collect()
-}
-
 /// The floor: a program that only echoes each key back, sent the typical script's first
 /// `take` lines, `pace` apart.
 fn echo_floor(bench: &Path, name: &str, take: usize, pace: Duration) {
@@ -268,50 +239,12 @@ fn run_script(bin: &Path, name: &str, form: &Path, keys: &[Vec<u8>], scratch: &P
     }
 }
 
-/// Forms at the scale sizes of issue 15: 500 questions × 2 000 options (1 000 000 options,
-/// ≈ 100 MB of JSON), and the typical form with previews of 1 000, 100 000 and 1 000 000
-/// lines on every option of its preview question (moved to the front), each driven by the
-/// first 400 keys of the matching script: the time per key must not grow with the size.
+/// The forms at the scale sizes of issue 15 (see [`scale::forms`]), each driven by the first
+/// 400 keys of its script: the time per key must not grow with the size.
 fn scale(bin: &Path, bench: &Path, scratch: &Path) {
-    let script = |name: &str| script_keys(bench, name, 400);
-    let form_at = |name: &str, value: serde_json::Value| {
-        let path = scratch.join(name);
-        std::fs::write(&path, serde_json::to_vec(&value).unwrap()).unwrap();
-        path
-    };
-    let questions: Vec<serde_json::Value> = (0..500)
-        .map(|q| {
-            let options: Vec<serde_json::Value> = (0..2000)
-                .map(|o| serde_json::json!({"value": format!("v{o}"), "label": format!("Option {o} of question {q}"),
-                    "description": format!("What option {o} means")}))
-                .collect();
-            serde_json::json!({"id": format!("q{q}"), "prompt": format!("Question {q}?"),
-                "type": if q % 2 == 0 { "single" } else { "multi" }, "options": options})
-        })
-        .collect();
-    let big = form_at("scale-500x2000.json", serde_json::json!({"questions": questions}));
-    run_script(bin, "500 × 2 000 options", &big, &script("keys-stress-2000.txt"), scratch, Duration::ZERO);
-    let typical: serde_json::Value =
-        serde_json::from_slice(&std::fs::read(bench.join("form-typical.json")).unwrap()).unwrap();
-    for lines in [1_000, 100_000, 1_000_000] {
-        let mut form = typical.clone();
-        let qs = form["questions"].as_array_mut().unwrap();
-        let at = qs.iter().position(|q| q["type"] == "preview").unwrap();
-        let mut preview_q = qs.remove(at);
-        for (i, option) in preview_q["options"].as_array_mut().unwrap().iter_mut().enumerate() {
-            let text: String = (0..lines).map(|n| format!("{i}: line {n} of the preview\n")).collect();
-            option["preview"] = serde_json::Value::String(text);
-        }
-        qs.insert(0, preview_q);
-        let path = form_at(&format!("scale-preview-{lines}.json"), form);
-        run_script(
-            bin,
-            &format!("previews of {lines} lines"),
-            &path,
-            &script("keys-typical-2000.txt"),
-            scratch,
-            Duration::ZERO,
-        );
+    for (name, form, script) in scale::forms(bench, scratch) {
+        let keys = script_keys(bench, script, 400);
+        run_script(bin, &name, &form, &keys, scratch, Duration::ZERO);
     }
 }
 
@@ -357,6 +290,11 @@ fn burst(bin: &Path, form: &Path, dir: &Path, text: &str) -> Duration {
 }
 
 mod common;
+#[path = "common/keys.rs"]
+mod keys;
+#[path = "common/scale.rs"]
+mod scale;
+use keys::script_keys;
 
 fn main() {
     let (root, bin) = common::release_binary();

@@ -9,6 +9,8 @@
 //                      makes the first extraction reply prose, to exercise ask-user's retry
 //   PILAB_ABORT_MS     abort the agent this long after an ask_user call starts
 //   PILAB_SHUTDOWN_AFTER=N  shut pi down at the N-th end of an agent run
+//   PILAB_QUIET=1      no working indicator: pi writes nothing on its own while a tool runs
+//                      (the reference benchmark times a key by the first bytes it brings)
 // Every user message "ping" gets the answer "pong".
 import { readFileSync } from "node:fs";
 import { createAssistantMessageEventStream } from "@mariozechner/pi-ai";
@@ -135,6 +137,11 @@ export default function (pi: ExtensionAPI) {
 	if (env.PILAB_ABORT_MS) {
 		pi.on("tool_call", async (event: any, ctx) => {
 			if (event.toolName === "ask_user") setTimeout(() => ctx.abort(), Number(env.PILAB_ABORT_MS));
+		});
+	}
+	if (env.PILAB_QUIET) {
+		pi.on("session_start", async (_event, ctx) => {
+			ctx.ui.setWorkingVisible(false);
 		});
 	}
 	if (env.PILAB_SHUTDOWN_AFTER) {
