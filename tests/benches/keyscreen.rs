@@ -141,16 +141,10 @@ fn ask(bin: &Path, form: &Path, dir: &Path) -> CommandBuilder {
 }
 
 fn report(name: &str, mut samples: Vec<Duration>, unchanged: usize, restarts: usize) {
-    samples.sort();
-    let ms = |d: Duration| d.as_secs_f64() * 1000.0;
-    let at = |q: f64| samples[((samples.len() as f64 * q) as usize).min(samples.len() - 1)];
     println!(
-        "{name:<28} {:>5} keys timed: p50 {:>6.3} ms  p90 {:>6.3} ms  p99 {:>6.3} ms  max {:>7.3} ms  ({unchanged} changed nothing, {restarts} restarts)",
+        "{name:<28} {:>5} keys timed: {}  ({unchanged} changed nothing, {restarts} restarts)",
         samples.len(),
-        ms(at(0.5)),
-        ms(at(0.9)),
-        ms(at(0.99)),
-        ms(*samples.last().unwrap()),
+        timing::spread(&mut samples)
     );
 }
 
@@ -222,18 +216,7 @@ fn run_script(bin: &Path, name: &str, form: &Path, keys: &[Vec<u8>], scratch: &P
         }
     }
     report(name, samples, unchanged, restarts - 1);
-    // `KEYSCREEN_SLOWEST=N` lists the N slowest keys (where in the script, which bytes): is the
-    // tail some kind of key, or noise spread over all of them?
-    if let Some(n) = std::env::var("KEYSCREEN_SLOWEST").ok().and_then(|n| n.parse::<usize>().ok()) {
-        timed.sort_unstable_by(|a, b| b.cmp(a));
-        for (d, i) in timed.into_iter().take(n) {
-            println!(
-                "  {:>7.3} ms  key {i:>4}  {:?}",
-                d.as_secs_f64() * 1000.0,
-                String::from_utf8_lossy(&keys[i])
-            );
-        }
-    }
+    timing::print_slowest("KEYSCREEN_SLOWEST", timed, keys);
     if let Some(mut s) = session {
         let _ = s.child.kill();
     }
@@ -294,6 +277,8 @@ mod common;
 mod keys;
 #[path = "common/scale.rs"]
 mod scale;
+#[path = "common/timing.rs"]
+mod timing;
 use keys::script_keys;
 
 fn main() {

@@ -31,12 +31,15 @@ use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
 use std::time::{Duration, Instant};
 
 use portable_pty::{Child, CommandBuilder, PtySize, native_pty_system};
+use timing::ms;
 
 mod common;
 #[path = "common/keys.rs"]
 mod keys;
 #[path = "common/scale.rs"]
 mod scale;
+#[path = "common/timing.rs"]
+mod timing;
 
 /// How long a program may take to show a form before the workload is reported as not shown.
 const START_LIMIT: Duration = Duration::from_secs(120);
@@ -236,10 +239,6 @@ impl Session {
     }
 }
 
-fn ms(d: Duration) -> f64 {
-    d.as_secs_f64() * 1000.0
-}
-
 /// Sends `keys` one at a time, `pace` apart, to `host` showing `form`, starting it again
 /// whenever a key ends the form, and prints the key → screen times and the start-up times.
 fn run(setup: &Setup, host: &Host, workload: &Workload) {
@@ -269,7 +268,7 @@ fn run(setup: &Setup, host: &Host, workload: &Workload) {
         match session.as_mut().unwrap().key(key) {
             Some(d) => {
                 samples.push(d);
-                timed.push((d, i, key));
+                timed.push((d, i));
             }
             None => unchanged += 1,
         }
@@ -283,23 +282,11 @@ fn run(setup: &Setup, host: &Host, workload: &Workload) {
         let _ = s.child.kill();
         let _ = s.child.wait();
     }
-    samples.sort();
     starts.sort();
-    // `REFERENCE_SLOWEST=N` lists the N slowest keys: is the tail one kind of key?
-    if let Some(n) = std::env::var("REFERENCE_SLOWEST").ok().and_then(|n| n.parse::<usize>().ok()) {
-        timed.sort_unstable_by(|a, b| b.cmp(a));
-        for (d, i, key) in timed.into_iter().take(n) {
-            println!("  {:>8.3} ms  key {i:>4}  {:?}", ms(d), String::from_utf8_lossy(key));
-        }
-    }
-    let at = |q: f64| samples[((samples.len() as f64 * q) as usize).min(samples.len() - 1)];
     println!(
-        "{workload:<24} {name:<30} {:>5} keys: p50 {:>7.3}  p90 {:>7.3}  p99 {:>7.3}  max {:>8.3} ms  ({unchanged} changed nothing; {} start(s), median {:.0} ms to the form){}",
+        "{workload:<24} {name:<30} {:>5} keys: {}  ({unchanged} changed nothing; {} start(s), median {:.0} ms to the form){}",
         samples.len(),
-        ms(at(0.5)),
-        ms(at(0.9)),
-        ms(at(0.99)),
-        ms(*samples.last().unwrap()),
+        timing::spread(&mut samples),
         starts.len(),
         ms(starts[starts.len() / 2]),
         if stopped {
@@ -308,6 +295,7 @@ fn run(setup: &Setup, host: &Host, workload: &Workload) {
             String::new()
         },
     );
+    timing::print_slowest("REFERENCE_SLOWEST", timed, keys);
 }
 
 /// The start of the first question's prompt (as much as fits an 80-column row unwrapped). Read
