@@ -1,5 +1,6 @@
 //! Key → screen beside the reference, in one run (issue 15): the same forms and key scripts
-//! sent to three programs in turn, each in an 80×24 pseudo-terminal —
+//! sent to each program in turn, in an 80×24 pseudo-terminal —
+//! - `cat` in raw mode, a program that only echoes: the floor of the method,
 //! - `ask-user ask FORM` (the store on the local disk),
 //! - ask-user inside real pi: pi 0.73.1 with this repo's package, whose `ask_user` call hands
 //!   the terminal to the binary,
@@ -55,6 +56,8 @@ const LEAVE_ALTERNATE_SCREEN: &[u8] = b"\x1b[?1049l";
 /// The programs compared.
 #[derive(Clone)]
 enum Host {
+    /// `cat` in raw mode: a program that only echoes each key, the floor of the method.
+    Echo,
     AskUser,
     AskUserInPi,
     ReferenceInPi(PathBuf),
@@ -63,6 +66,7 @@ enum Host {
 impl Host {
     fn name(&self) -> &'static str {
         match self {
+            Host::Echo => "echo only (floor)",
             Host::AskUser => "ask-user",
             Host::AskUserInPi => "ask-user in pi",
             Host::ReferenceInPi(_) => "reference (pi-ask 0.8) in pi",
@@ -81,6 +85,11 @@ struct Setup {
 impl Setup {
     fn command(&self, host: &Host, form: &Path, dir: &Path) -> CommandBuilder {
         let mut cmd = match host {
+            Host::Echo => {
+                let mut cmd = CommandBuilder::new("sh");
+                cmd.args(["-c", "stty raw -echo; echo ready; exec cat"]);
+                cmd
+            }
             Host::AskUser => {
                 let mut cmd = CommandBuilder::new(&self.bin);
                 cmd.args(["ask".as_ref(), form.as_os_str()]);
@@ -251,6 +260,7 @@ fn run(setup: &Setup, host: &Host, workload: &Workload) {
         if session.as_mut().is_none_or(|s| !s.running()) {
             let shown = match host {
                 Host::ReferenceInPi(_) => REFERENCE_SHOWN,
+                Host::Echo => "ready",
                 _ => prompt.as_str(),
             };
             match Session::spawn(setup.command(host, form, dir.path()), shown) {
@@ -372,7 +382,7 @@ fn main() {
     let scratch = root.join("target/keyscreen");
     std::fs::create_dir_all(&scratch).unwrap();
     let setup = Setup { node_cli: pi_cli(&root), root, bin, scratch };
-    let mut hosts = vec![Host::AskUser, Host::AskUserInPi];
+    let mut hosts = vec![Host::Echo, Host::AskUser, Host::AskUserInPi];
     match std::env::var_os("REFERENCE_PI_ASK") {
         Some(dir) => hosts.push(Host::ReferenceInPi(PathBuf::from(dir))),
         None => println!(
