@@ -32,7 +32,9 @@ fn resume(args: &ResumeArgs, report: Report) -> anyhow::Result<Status> {
     match reopen(&store, &id, &args.flow, report)? {
         Reopened::Ran(status) => Ok(status),
         Reopened::HeldBy(pid) => {
-            bail!("flow {id} is open in another ask-user process (pid {pid}); `ask-user wait {id}` waits for it")
+            bail!(
+                "flow {id} is open in another ask-user process (pid {pid}); `ask-user wait {id}` waits for it"
+            )
         }
     }
 }
@@ -182,7 +184,11 @@ pub fn run_attach(args: &AttachArgs) -> anyhow::Result<Status> {
     // popup (whose output nobody reads) gets the result, as `resume` prints it.
     let report = if std::io::stdout().is_terminal() { Report::Handed } else { Report::ToolJson };
     if let Some(id) = &args.flow_id {
-        let args = ResumeArgs { flow_id: Some(id.clone()), flow: args.flow.clone(), unused_pi: args.unused_pi.clone() };
+        let args = ResumeArgs {
+            flow_id: Some(id.clone()),
+            flow: args.flow.clone(),
+            unused_pi: args.unused_pi.clone(),
+        };
         return resume(&args, report);
     }
     let store = crate::paths::open_store(args.flow.store.as_deref())?;
@@ -213,7 +219,9 @@ fn attach_next(
             match open(&id)? {
                 Reopened::Ran(status) => return Ok(status),
                 Reopened::HeldBy(pid) => {
-                    errln!("ask-user: flow {id} was opened by another process (pid {pid}); waiting for the next form");
+                    errln!(
+                        "ask-user: flow {id} was opened by another process (pid {pid}); waiting for the next form"
+                    );
                     told = true;
                 }
             }
@@ -262,10 +270,16 @@ mod tests {
         for (since, id) in [(1, "f1-waited-on"), (2, "f2-answered")] {
             store.create_owed_flow(&FlowRecord::new(id, "mcp", "default", 0), &opened(), since).unwrap();
         }
-        DurableFlow::resume(&store, "f2-answered").unwrap().push(Event::key(KeyPress::parse("esc").unwrap())).unwrap();
+        DurableFlow::resume(&store, "f2-answered")
+            .unwrap()
+            .push(Event::key(KeyPress::parse("esc").unwrap()))
+            .unwrap();
         flow(&store, "f3-abandoned", &["down"]);
         assert_eq!(super::newest_waited_on(&store).unwrap().as_deref(), Some("f1-waited-on"));
-        assert_eq!(super::newest_unfinished(&store, &mut HashSet::new()).unwrap().as_deref(), Some("f3-abandoned"));
+        assert_eq!(
+            super::newest_unfinished(&store, &mut HashSet::new()).unwrap().as_deref(),
+            Some("f3-abandoned")
+        );
         store.settle("f1-waited-on").unwrap();
         assert_eq!(super::newest_waited_on(&store).unwrap(), None, "then any unfinished form");
     }
