@@ -384,7 +384,16 @@ fn main() {
     let setup = Setup { node_cli: pi_cli(&root), root, bin, scratch };
     let mut hosts = vec![Host::Echo, Host::AskUser, Host::AskUserInPi];
     match std::env::var_os("REFERENCE_PI_ASK") {
-        Some(dir) => hosts.push(Host::ReferenceInPi(PathBuf::from(dir))),
+        Some(dir) => {
+            let dir = PathBuf::from(dir);
+            let entry = dir.join("src/index.ts");
+            assert!(
+                entry.exists(),
+                "REFERENCE_PI_ASK: no {} (a pi-ask checkout at v0.8.0 is expected)",
+                entry.display()
+            );
+            hosts.push(Host::ReferenceInPi(dir));
+        }
         None => println!(
             "REFERENCE_PI_ASK is not set: the reference is left out (a checkout of https://github.com/eko24ive/pi-ask at v0.8.0)"
         ),
