@@ -40,9 +40,6 @@ struct Session {
     leaving: Arc<AtomicBool>,
 }
 
-/// What a program writes as it leaves the alternate screen.
-const LEAVE_ALTERNATE_SCREEN: &[u8] = b"\x1b[?1049l";
-
 impl Session {
     fn spawn(cmd: CommandBuilder, ready: &str) -> Session {
         let pair = native_pty_system()
@@ -60,17 +57,14 @@ impl Session {
             let mut parser = vt100::Parser::new(24.try_into().unwrap(), 80.try_into().unwrap(), 0);
             let mut buf = [0u8; 65536];
             let mut seen = false;
-            // The end of the last read, in case the sequence is split between two reads.
-            let mut tail: Vec<u8> = Vec::new();
+            let mut watch = terminal::LeaveWatch::default();
             while let Ok(n) = reader.read(&mut buf) {
                 if n == 0 {
                     break;
                 }
-                tail.extend_from_slice(&buf[..n]);
-                if tail.windows(LEAVE_ALTERNATE_SCREEN.len()).any(|w| w == LEAVE_ALTERNATE_SCREEN) {
+                if watch.left_in(&buf[..n]) {
                     left.store(true, Ordering::SeqCst);
                 }
-                tail.drain(..tail.len().saturating_sub(LEAVE_ALTERNATE_SCREEN.len() - 1));
                 let _ = send.send(Instant::now());
                 if !seen {
                     parser.process(&buf[..n]);
@@ -132,11 +126,7 @@ impl Session {
 fn ask(bin: &Path, form: &Path, dir: &Path) -> CommandBuilder {
     let mut cmd = CommandBuilder::new(bin);
     cmd.args(["ask".as_ref(), form.as_os_str()]);
-    cmd.env("ASK_USER_STORE", dir.join("s.redb"));
-    cmd.env("ASK_USER_CONFIG", dir.join("c.json"));
-    cmd.env("ASK_LOG_DIR", dir.join("logs"));
-    cmd.env("ASK_USER_KEYBOARD_PROBE", "0");
-    cmd.env("TERM", "xterm-256color");
+    terminal::ask_user_env(&mut cmd, dir);
     cmd
 }
 
@@ -277,6 +267,8 @@ mod common;
 mod keys;
 #[path = "common/scale.rs"]
 mod scale;
+#[path = "common/terminal.rs"]
+mod terminal;
 #[path = "common/timing.rs"]
 mod timing;
 use keys::script_keys;

@@ -39,6 +39,8 @@ mod common;
 mod keys;
 #[path = "common/scale.rs"]
 mod scale;
+#[path = "common/terminal.rs"]
+mod terminal;
 #[path = "common/timing.rs"]
 mod timing;
 
@@ -50,11 +52,7 @@ const START_LIMIT: Duration = Duration::from_secs(120);
 /// next key's.
 const NOTHING_AFTER: Duration = Duration::from_secs(2);
 
-/// What a program writes as it leaves the alternate screen (ask-user does when its form ends).
-const LEAVE_ALTERNATE_SCREEN: &[u8] = b"\x1b[?1049l";
-
 /// The programs compared.
-#[derive(Clone)]
 enum Host {
     /// `cat` in raw mode: a program that only echoes each key, the floor of the method.
     Echo,
@@ -122,11 +120,8 @@ impl Setup {
             }
         };
         cmd.cwd(dir);
-        cmd.env("ASK_USER_STORE", dir.join("s.redb"));
-        cmd.env("ASK_USER_CONFIG", dir.join("c.json"));
-        cmd.env("ASK_LOG_DIR", dir.join("logs"));
-        cmd.env("ASK_USER_KEYBOARD_PROBE", "0");
-        cmd.env("TERM", "xterm-256color");
+        // Every host: the pi package starts ask-user with pi's environment.
+        terminal::ask_user_env(&mut cmd, dir);
         cmd
     }
 }
@@ -168,18 +163,15 @@ impl Session {
         std::thread::spawn(move || {
             let _master = pair.master; // kept open while the reader runs
             let mut parser = vt100::Parser::new(24.try_into().unwrap(), 80.try_into().unwrap(), 0);
-            let (mut buf, mut tail) = (vec![0u8; 1 << 16], Vec::new());
+            let (mut buf, mut watch) = (vec![0u8; 1 << 16], terminal::LeaveWatch::default());
             while let Ok(n) = reader.read(&mut buf) {
                 if n == 0 {
                     break;
                 }
                 let at = Instant::now();
-                // The sequence may be split between two reads.
-                tail.extend_from_slice(&buf[..n]);
-                if tail.windows(LEAVE_ALTERNATE_SCREEN.len()).any(|w| w == LEAVE_ALTERNATE_SCREEN) {
+                if watch.left_in(&buf[..n]) {
                     left.store(true, Ordering::SeqCst);
                 }
-                tail.drain(..tail.len().saturating_sub(LEAVE_ALTERNATE_SCREEN.len() - 1));
                 parser.process(&buf[..n]);
                 if send.send((at, parser.screen().contents())).is_err() {
                     break;
