@@ -78,6 +78,17 @@ fn every_example_takes_the_fast_path_to_the_same_form(#[case] file: &str) {
 #[case::blank_preview_on_single(
     r#"{"questions":[{"id":"a","prompt":"P","options":[{"value":"x","label":"L","preview":" "}]}]}"#
 )]
+// A field we do not name is still parsed as `parse_json` parses it: serde skips such a value
+// without refusing a lone surrogate escape or a number out of range, which `parse_json` refuses.
+#[case::unknown_field_lone_surrogate(
+    r#"{"questions":[{"id":"a","prompt":"P","options":[{"value":"x","label":"L","note":"\udc00"}]}]}"#
+)]
+#[case::unknown_field_number_out_of_range(
+    r#"{"questions":[{"id":"a","prompt":"P","weight":1e400,"options":[{"value":"x","label":"L"}]}]}"#
+)]
+#[case::unknown_field_nested_high_surrogate_alone(
+    r#"{"meta":[1,{"a":"\ud800x"}],"questions":[{"id":"a","prompt":"P","options":[{"value":"x","label":"L"}]}]}"#
+)]
 fn refused_or_rewritten_payloads_fall_back(#[case] text: &str) {
     assert_eq!(direct_form(text, FormSource::Tool), None, "{text}");
     agrees(text);
@@ -88,6 +99,9 @@ fn refused_or_rewritten_payloads_fall_back(#[case] text: &str) {
 #[case::escaped_text(r#"{"questions":[{"id":"a\t","prompt":"Line\none \"q\"","options":[{"value":"\u00e9","label":" L\u00a0"}]}]}"#)]
 #[case::nulls_are_absent(r#"{"title":null,"questions":[{"id":"a","label":null,"type":null,"required":null,"prompt":"P","options":[{"value":"x","label":"L","description":null,"preview":null}]}]}"#)]
 #[case::unknown_fields_ignored(r#"{"x":[1,{"y":2}],"questions":[{"id":"a","prompt":"P","z":null,"options":[{"value":"x","label":"L","w":{}}]}]}"#)]
+#[case::unknown_fields_with_a_surrogate_pair_and_a_large_number(
+    r#"{"questions":[{"id":"a","prompt":"P","weight":1e300,"options":[{"value":"x","label":"L","note":"\ud83d\ude00"}]}]}"#
+)]
 fn valid_payloads_with_escapes_and_nulls_take_the_fast_path(#[case] text: &str) {
     let fast = direct_form(text, FormSource::Tool).expect("read directly");
     assert_eq!(Ok(fast), tree(text, FormSource::Tool));
@@ -338,6 +352,32 @@ fn nearly_valid_payload() -> impl Strategy<Value = String> {
         })
 }
 
+/// A valid payload with one field we do not name at the start of one of its objects, its value
+/// written as raw text: some of these a `Value` cannot hold (a lone surrogate escape, a number
+/// out of range), so they are spliced into the text, not built as JSON.
+fn payload_with_unknown_field() -> impl Strategy<Value = String> {
+    let raw = prop::sample::select(
+        &[
+            r#""\udc00""#,
+            r#""\ud800x""#,
+            r#""\ud83d\ude00""#,
+            "1e400",
+            "-1e400",
+            "1e300",
+            "123456789012345678901234567890",
+            r#"[1,{"a":"\udfff"}]"#,
+            r#"{"b":[1e999]}"#,
+            "null",
+            r#""plain""#,
+        ][..],
+    );
+    (valid_payload(), raw, any::<prop::sample::Index>()).prop_map(|(text, raw, at)| {
+        let starts: Vec<usize> = text.match_indices("{\"").map(|(i, _)| i + 1).collect();
+        let i = *at.get(&starts);
+        format!("{}\"extra\":{raw},{}", &text[..i], &text[i..])
+    })
+}
+
 fn valid_value() -> impl Strategy<Value = Value> {
     let kinds = prop::sample::select(&["single", "multi", "preview"][..]);
     let question = (kinds, 1..6usize, any::<bool>()).prop_map(|(kind, n, with_description)| {
@@ -375,6 +415,11 @@ proptest! {
 
     #[test]
     fn one_change_to_a_valid_payload_is_judged_as_the_tree_judges_it(text in nearly_valid_payload()) {
+        agrees(&text);
+    }
+
+    #[test]
+    fn a_field_we_do_not_name_is_parsed_as_the_tree_parses_it(text in payload_with_unknown_field()) {
         agrees(&text);
     }
 

@@ -24,6 +24,7 @@ use crate::input::{Form, FormSource, OptionItem, Question, QuestionType, Text};
 use crate::option_list::OptionList;
 
 use super::gathered::{Facts, Run, TextHasher, distinct};
+use super::skipped::CheckedMap;
 
 /// The normalized form of `text`, or `None` when the tree validator must decide.
 pub fn form(text: &str, source: FormSource) -> Option<Form> {
@@ -208,7 +209,7 @@ impl<'de, T: Deserialize<'de>> Deserialize<'de> for Object<T> {
                 f.write_str("an object")
             }
             fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<Object<T>, A::Error> {
-                T::deserialize(MapAccessDeserializer::new(map)).map(Object)
+                T::deserialize(MapAccessDeserializer::new(CheckedMap(map))).map(Object)
             }
         }
         d.deserialize_map(V(PhantomData))
