@@ -16,6 +16,7 @@ mod json_schema;
 mod option_list;
 mod output;
 pub mod sample;
+pub mod strict_json;
 mod validate;
 
 pub use input::{Form, FormSource, OptionItem, Question, QuestionType, Text};

@@ -261,7 +261,6 @@ mod dialect;
 mod direct;
 mod gathered;
 mod options;
-mod skipped;
 mod strict;
 
 /// Records `key` as seen at `position`; for a repeat, gives the position it was first seen at.

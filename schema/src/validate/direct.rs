@@ -24,11 +24,11 @@ use crate::input::{Form, FormSource, OptionItem, Question, QuestionType, Text};
 use crate::option_list::OptionList;
 
 use super::gathered::{Facts, Run, TextHasher, distinct};
-use super::skipped::CheckedMap;
 
 /// The normalized form of `text`, or `None` when the tree validator must decide.
 pub fn form(text: &str, source: FormSource) -> Option<Form> {
-    finish(serde_json::from_str::<Object<RawForm>>(text).ok()?.0, source)
+    // Unknown fields are parsed in full, as the tree validator's parse does (`strict_json`).
+    finish(crate::strict_json::from_str::<Object<RawForm>>(text).ok()?.0, source)
 }
 
 /// The form of a payload's fields as read (here, or by [`super::strict`]), or `None` at the
@@ -209,7 +209,7 @@ impl<'de, T: Deserialize<'de>> Deserialize<'de> for Object<T> {
                 f.write_str("an object")
             }
             fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<Object<T>, A::Error> {
-                T::deserialize(MapAccessDeserializer::new(CheckedMap(map))).map(Object)
+                T::deserialize(MapAccessDeserializer::new(map)).map(Object)
             }
         }
         d.deserialize_map(V(PhantomData))

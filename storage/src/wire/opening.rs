@@ -42,8 +42,9 @@ struct OpenedLine {
 
 /// A current-version line that starts with [`PREFIX`].
 pub(super) fn decode(bytes: &[u8]) -> Result<Event, DecodeError> {
+    // Unknown fields are parsed in full, as the tagged enum's buffering parse does.
     let line: OpenedLine =
-        serde_json::from_slice(bytes).map_err(|e| DecodeError::Malformed(e.to_string()))?;
+        ask_schema::strict_json::from_slice(bytes).map_err(|e| DecodeError::Malformed(e.to_string()))?;
     let OpenedLine { form, settings, origin, size, notices, .. } = line;
     from_wire(EventV3::FlowOpened { form, settings, origin, size, notices }.into())
 }
@@ -230,6 +231,9 @@ mod tests {
     #[case::an_unknown_source(edited(|l| l.replace(r#""source":"answer-extraction""#, r#""source":"mail""#)), false)]
     #[case::not_json_inside(edited(|l| l.replacen(r#""form""#, r#","form""#, 1)), false)]
     #[case::a_bad_escape(edited(|l| l.replacen(r#""T""#, r#""\q""#, 1)), false)]
+    #[case::a_lone_surrogate_in_an_unknown_field(edited(|l| l.replacen(r#""form""#, r#""later":"\udc00","form""#, 1)), false)]
+    #[case::a_number_out_of_range_in_an_unknown_field(edited(|l| l.replacen(r#""form""#, r#""later":[1e400],"form""#, 1)), false)]
+    #[case::a_lone_surrogate_in_an_unknown_field_of_an_option(edited(|l| l.replacen(r#""value""#, r#""later":"\ud800","value""#, 1)), false)]
     fn the_opening_events_own_reader_answers_as_the_tagged_enum_does(
         #[case] line: Vec<u8>,
         #[case] valid: bool,
