@@ -1,5 +1,5 @@
 //! Mutation fuzzing of `log replay --frames`: the repository's log files with lines dropped,
-//! repeated and swapped, fields removed or given odd values (sizes of 0 and 65 535, events
+//! repeated and swapped, keys and resizes inserted, fields removed or given odd values (sizes of 0 and 65 535, events
 //! before the opening), and forms no validated payload makes (no questions, a question with no
 //! options, repeated ids and values, a preview question without previews, freeform markers
 //! beside other options) are imported, folded and drawn as `log replay --frames` does.
@@ -83,6 +83,12 @@ fn mutate_value(s: &mut Stream, v: &mut Value, depth: usize) {
     }
 }
 
+#[rustfmt::skip]
+const KEYS: &[&str] = &[
+    "up", "down", "left", "right", "tab", "shift+tab", "enter", "esc", "space", "backspace", "n", "shift+n", "1",
+    "2", "3", "9", "?", "ctrl+c", "alt+enter", "home", "end", "pageUp", "pageDown", "a", "/", "ctrl+z", "ctrl+y",
+];
+
 /// A change to the opening event's form that no validated payload makes: found seldom by
 /// changing fields at random, so made on purpose.
 fn mutate_form(s: &mut Stream, form: &mut Value) {
@@ -127,8 +133,21 @@ fn mutate(s: &mut Stream, text: &str) -> String {
         }
         // Half the changes go to the opening event, where the form is.
         let i = if s.below(2) == 0 { 1 } else { 1 + s.below(lines.len() - 1) };
-        match s.below(8) {
+        match s.below(9) {
             0 => drop(lines.remove(i)),
+            // Keys and resizes the log never had, so odd forms are also moved around in.
+            8 => {
+                for _ in 0..1 + s.below(8) {
+                    let line = if s.below(6) == 0 {
+                        let (w, h) = ([1, 2, 10, 24, 80, 300][s.below(6)], [1, 3, 7, 24, 100][s.below(5)]);
+                        format!(r#"{{"type":"TerminalResized","size":{{"width":{w},"height":{h}}},"v":1}}"#)
+                    } else {
+                        format!(r#"{{"type":"KeyPressed","key":"{}","v":1}}"#, KEYS[s.below(KEYS.len())])
+                    };
+                    let to = 1 + s.below(lines.len());
+                    lines.insert(to, line);
+                }
+            }
             1 => {
                 let copy = lines[i].clone();
                 let to = 1 + s.below(lines.len());
