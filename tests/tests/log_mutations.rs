@@ -1,11 +1,11 @@
 //! Mutation fuzzing of `log replay --frames`: the repository's log files with lines dropped,
-//! repeated and swapped, keys and resizes inserted, fields removed or given odd values (sizes of 0 and 65 535, events
-//! before the opening), and forms no validated payload makes (no questions, a question with no
-//! options, repeated ids and values, a preview question without previews, freeform markers
-//! beside other options) are imported, folded and drawn as `log replay --frames` does.
-//! Whatever imports must fold and draw without a panic, and folding it again must give the
-//! state held live. A deterministic stream, so a failure repeats; `ASK_MUTATIONS=N` runs N logs
-//! instead of 1 500.
+//! repeated and swapped, keys and resizes inserted, fields removed or given odd values (sizes of
+//! 0 and 65 535, events before the opening), and forms no validated payload makes (no questions,
+//! a question with no options, repeated ids and values, a preview question without previews,
+//! freeform markers beside other options) are imported, folded and drawn as `log replay
+//! --frames` does. Whatever imports must fold and draw without a panic, and folding it again
+//! must give the state held live. A deterministic stream, so a failure repeats;
+//! `ASK_MUTATIONS=N` runs N logs instead of 1 500.
 #![allow(clippy::unwrap_used, clippy::expect_used)] // tests fail loudly by design
 
 use std::sync::Arc;
