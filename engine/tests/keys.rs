@@ -274,7 +274,11 @@ fn a_preview_drawn_from_above_pages_from_the_line_drawn(
 #[case::another_key("q", None, false)]
 #[case::remapped_cancel("q", Some("q"), true)]
 #[case::esc_once_cancel_moved("esc", Some("q"), false)]
-fn the_keys_that_leave_follow_the_keymap(#[case] key: &str, #[case] cancel: Option<&str>, #[case] leaves: bool) {
+fn the_keys_that_leave_follow_the_keymap(
+    #[case] key: &str,
+    #[case] cancel: Option<&str>,
+    #[case] leaves: bool,
+) {
     let settings = common::with(|s| {
         if let Some(id) = cancel {
             s.keymaps.cancel = KeyPress::parse(id).unwrap();

@@ -53,7 +53,11 @@ fn spec13_1_the_text_says_what_was_answered_and_how_to_resume() {
 #[case::option_note("1\ndown\nn\ntype \"only for CLIs\"",
     json!({"questionId":"feat","kind":"optionNote","optionValue":"b","text":"only for CLIs"}),
     "Feat note on \"Beta\": \"only for CLIs\"")]
-fn spec13_1_a_draft_being_typed_is_reported_not_saved(#[case] script: &str, #[case] draft: serde_json::Value, #[case] line: &str) {
+fn spec13_1_a_draft_being_typed_is_reported_not_saved(
+    #[case] script: &str,
+    #[case] draft: serde_json::Value,
+    #[case] line: &str,
+) {
     let (state, _) = timed_out(script);
     let result = state.result_of("f-1").unwrap();
     let d = serde_json::to_value(&result.details).unwrap();

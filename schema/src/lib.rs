@@ -23,8 +23,9 @@ pub use input::{Form, FormSource, OptionItem, Question, QuestionType, Text};
 pub use json_schema::{details_schema, input_schema, lenient_input_schema, result_schema};
 pub use option_list::{Iter as OptionIter, OptionList};
 pub use output::{
-    Answer, Continuation, Details, Draft, DraftKind, ElaboratedQuestion, Elaboration, ElaborationItem, InputError, Issue, Mode,
-    NextAction, QuestionMeta, QuestionStateEntry, QuestionStatus, Strategy, Target, TextContent, ToolResult,
+    Answer, Continuation, Details, Draft, DraftKind, ElaboratedQuestion, Elaboration, ElaborationItem,
+    InputError, Issue, Mode, NextAction, QuestionMeta, QuestionStateEntry, QuestionStatus, Strategy, Target,
+    TextContent, ToolResult,
 };
 pub use validate::{direct_form, parse_json, strict_form, validate, validate_text};
 

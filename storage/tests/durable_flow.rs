@@ -272,7 +272,6 @@ fn a_burst_whose_commit_fails_leaves_the_state_a_fold_of_the_log() {
     assert_eq!(&FlowState::replay(&logged), flow.state());
 }
 
-
 /// An `@` path typed in one burst (a paste, or a line of the plain frontend) is one commit and
 /// one lookup, for the query as it stands at the burst's end: the fold keeps only paths for the
 /// query it shows, so asking for `@`, `@s` and `@sr` on the way was wasted, and ending a group

@@ -43,7 +43,8 @@ fn ids(store: &Store) -> Vec<String> {
 #[test]
 fn prune_by_age_deletes_only_old_finished_flows_with_their_events_and_payloads() {
     let (_dir, store) = store_with(&[("old-done", 1, true), ("old-open", 1, false), ("new-done", 99, true)]);
-    let report = store.prune(100 * DAY, PruneRule { older_than_ms: Some(30 * DAY), ..PruneRule::default() }).unwrap();
+    let report =
+        store.prune(100 * DAY, PruneRule { older_than_ms: Some(30 * DAY), ..PruneRule::default() }).unwrap();
     assert_eq!((report.flows, report.events), (1, 2));
     assert_eq!(ids(&store), ["old-open", "new-done"], "an unfinished flow is never pruned");
     assert!(store.events("old-done").unwrap().is_empty());
@@ -63,7 +64,9 @@ fn a_flow_held_by_a_live_process_is_not_pruned() {
     let (_dir, store) = store_with(&[("held", 1, true), ("shown", 1, false)]);
     store.claim("held").unwrap();
     store.claim("shown").unwrap();
-    let report = store.prune(100 * DAY, PruneRule { older_than_ms: Some(DAY), unfinished: true, ..PruneRule::default() }).unwrap();
+    let report = store
+        .prune(100 * DAY, PruneRule { older_than_ms: Some(DAY), unfinished: true, ..PruneRule::default() })
+        .unwrap();
     assert_eq!(report.flows, 0);
 }
 
@@ -92,8 +95,12 @@ fn unfinished_flows_are_pruned_only_when_asked_for(
     #[case] left: &[&str],
     #[case] unfinished: usize,
 ) {
-    let (_dir, store) =
-        store_with(&[("old-open", 1, false), ("old-done", 2, true), ("new-open", 98, false), ("new-done", 99, true)]);
+    let (_dir, store) = store_with(&[
+        ("old-open", 1, false),
+        ("old-done", 2, true),
+        ("new-open", 98, false),
+        ("new-done", 99, true),
+    ]);
     let report = store.prune(100 * DAY, rule).unwrap();
     assert_eq!(ids(&store), left);
     assert_eq!(report.unfinished, unfinished);
@@ -109,7 +116,9 @@ fn owed_results_are_listed_newest_first_settled_and_pruned_with_their_flow() {
     assert!(store.owed().unwrap().is_empty(), "no table yet");
     let raw = serde_json::json!({"questions": [{"id": "q", "prompt": "P?", "options": [{"value": "a", "label": "A"}]}]});
     let opened = Event::opened(validate(&raw, FormSource::Tool).unwrap());
-    for (id, day, owed_since, done) in [("old-done", 1, 10, true), ("new-done", 99, 30, true), ("open", 2, 20, false)] {
+    for (id, day, owed_since, done) in
+        [("old-done", 1, 10, true), ("new-done", 99, 30, true), ("open", 2, 20, false)]
+    {
         store.create_owed_flow(&FlowRecord::new(id, "mcp", "s", day * DAY), &opened, owed_since).unwrap();
         if done {
             store.append(id, &key("esc")).unwrap();

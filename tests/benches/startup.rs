@@ -53,9 +53,11 @@ fn main() {
     let on_large_store = (0..30)
         .map(|_| first_frame::start_and_first_key(&bin, &payload, marker, limit, Home::Kept(large.path())))
         .unzip();
-    for (kind, (mut frames, mut keys)) in
-        [("first ever starts", starts(false)), ("later starts", starts(true)), (on_large.as_str(), on_large_store)]
-    {
+    for (kind, (mut frames, mut keys)) in [
+        ("first ever starts", starts(false)),
+        ("later starts", starts(true)),
+        (on_large.as_str(), on_large_store),
+    ] {
         let (median, p90, min) = first_frame::summary(&mut frames);
         println!(
             "{kind}: process start → first frame, {} runs: median {median:.1} ms, p90 {p90:.1} ms, min {min:.1} ms",

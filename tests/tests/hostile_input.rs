@@ -69,7 +69,10 @@ fn output_that_cannot_be_written_is_an_error_and_the_answers_stay_saved(
     let (status, stderr) = with_full_stdout(&sb, args);
     assert_eq!(status, Some(5), "{args:?}: {stderr}");
     assert_eq!(stderr.lines().count(), 1, "one line: {stderr}");
-    assert!(stderr.contains("cannot write") && stderr.contains("stdout") && stderr.contains("No space left"), "{stderr}");
+    assert!(
+        stderr.contains("cannot write") && stderr.contains("stdout") && stderr.contains("No space left"),
+        "{stderr}"
+    );
     if answered {
         assert!(stderr.contains("`ask-user wait f1` prints the result again"), "{stderr}");
         let again = sb.run(&["wait", "f1"]);

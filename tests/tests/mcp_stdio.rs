@@ -77,7 +77,11 @@ async fn a_form_a_call_left_open_is_listed_as_waiting_until_its_answers_are_coll
     sb.file("config.json", r#"{"mcp": {"presentation": ["terminal"]}}"#);
     let client = ().serve(TokioChildProcess::new(mcp_waiting(&sb, "1")).unwrap()).await.unwrap();
     let args: Value = serde_json::from_str(PAYLOAD).unwrap();
-    let call = || client.call_tool(CallToolRequestParams::new("ask_user").with_arguments(args.as_object().unwrap().clone()));
+    let call = || {
+        client.call_tool(
+            CallToolRequestParams::new("ask_user").with_arguments(args.as_object().unwrap().clone()),
+        )
+    };
     let open = call().await.unwrap().structured_content.unwrap();
     let id = open["flowId"].as_str().unwrap().to_owned();
     let listed = sb.run(&["log", "list"]).stdout;

@@ -1,8 +1,9 @@
 //! The `details` projection: answers, continuation and elaboration (D7–D10, D26).
 
 use ask_schema::{
-    Answer, Continuation, Details, Draft, DraftKind, ElaboratedQuestion, Elaboration, ElaborationItem, IndexMap,
-    Mode, NextAction, Question, QuestionMeta, QuestionStateEntry, QuestionStatus, Strategy, Target, ToolResult,
+    Answer, Continuation, Details, Draft, DraftKind, ElaboratedQuestion, Elaboration, ElaborationItem,
+    IndexMap, Mode, NextAction, Question, QuestionMeta, QuestionStateEntry, QuestionStatus, Strategy, Target,
+    ToolResult,
 };
 
 use crate::state::{EditorTarget, FlowState, Outcome, QuestionState};
@@ -97,7 +98,12 @@ impl FlowState {
                 (DraftKind::OptionNote, Some(question.options.get(i)?.value.to_string()))
             }
         };
-        Some(Draft { question_id: question.id.clone(), kind, option_value, text: editor.buffer.text().to_owned() })
+        Some(Draft {
+            question_id: question.id.clone(),
+            kind,
+            option_value,
+            text: editor.buffer.text().to_owned(),
+        })
     }
 
     /// The `details` the flow would report if it ended now with `outcome`.

@@ -35,7 +35,10 @@ pub fn result_text(questions: &[Question], details: &Details) -> String {
             text.push_str(&lines.join("\n"));
         }
         if let Some(draft) = &details.draft {
-            text.push_str(&format!("\nBeing typed when it closed, not saved: {}", draft_line(questions, draft)));
+            text.push_str(&format!(
+                "\nBeing typed when it closed, not saved: {}",
+                draft_line(questions, draft)
+            ));
         }
         text.push_str("\nEvery keystroke is kept: ");
         match &details.flow_id {
@@ -67,7 +70,8 @@ fn draft_line(questions: &[Question], draft: &Draft) -> String {
         (DraftKind::Answer, _) => String::new(),
         (DraftKind::QuestionNote, _) => " note".to_owned(),
         (DraftKind::OptionNote, Some(value)) => {
-            let label = q.options.iter().find(|o| o.value.as_str() == value).map_or(value.as_str(), |o| &o.label);
+            let label =
+                q.options.iter().find(|o| o.value.as_str() == value).map_or(value.as_str(), |o| &o.label);
             format!(" note on {}", quoted(label))
         }
         (DraftKind::OptionNote, None) => " option note".to_owned(),

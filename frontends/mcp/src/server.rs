@@ -65,11 +65,7 @@ impl AskServer {
     /// Opens the store and gets ready to serve.
     pub fn new(options: McpOptions) -> anyhow::Result<AskServer> {
         let store = Store::open(&options.store)?;
-        Ok(AskServer {
-            options: Arc::new(options),
-            store: Arc::new(store),
-            popup: Arc::default(),
-        })
+        Ok(AskServer { options: Arc::new(options), store: Arc::new(store), popup: Arc::default() })
     }
 
     fn tool() -> Tool {

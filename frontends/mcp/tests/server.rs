@@ -296,7 +296,11 @@ async fn a_form_left_open_by_a_server_that_restarted_is_picked_up_by_the_repeate
     let s = restart(s).await;
     answer_elsewhere(&s.store_path(), &["2", "enter", "1", "1"]);
     let answered = details(&call(&s, payload()).await);
-    assert_eq!(answered["answers"]["db"]["values"], json!(["sqlite"]), "the answer given meanwhile: {answered}");
+    assert_eq!(
+        answered["answers"]["db"]["values"],
+        json!(["sqlite"]),
+        "the answer given meanwhile: {answered}"
+    );
     let store = Store::open(&s.store_path()).unwrap();
     assert_eq!(store.flows().unwrap().len(), 1, "never a second form for the same question");
     assert!(store.owed().unwrap().is_empty(), "the result was returned");

@@ -85,9 +85,8 @@ pub fn layout(area: Rect, view: &ViewModel) -> Areas {
     // scrolls anyway, and the hints keep at most a third of the screen, as they always had.
     // Once the descriptions are gone, the rows they freed go back to the spacers and the hints
     // (in that order): dropping them did not make room for the descriptions, so they cost nothing.
-    let hints_then = |spacers, descriptions| {
-        (0..=all_hints).rev().map(move |hints| Plan { hints, spacers, descriptions })
-    };
+    let hints_then =
+        |spacers, descriptions| (0..=all_hints).rev().map(move |hints| Plan { hints, spacers, descriptions });
     let mut candidates = hints_then(true, true)
         .chain([Plan { hints: 0, spacers: false, descriptions: true }])
         .chain(hints_then(true, false))

@@ -59,7 +59,12 @@ impl Store {
 
     /// [`Store::create_flow`] for a form an MCP call waits on: the flow and its owed result
     /// (`owed.rs`: owed since `now_ms`, for the form `opened` carries) in the same transaction.
-    pub fn create_owed_flow(&self, record: &FlowRecord, opened: &Event, now_ms: u64) -> Result<(), StoreError> {
+    pub fn create_owed_flow(
+        &self,
+        record: &FlowRecord,
+        opened: &Event,
+        now_ms: u64,
+    ) -> Result<(), StoreError> {
         let owed = match opened {
             Event::FlowOpened { form, .. } => (now_ms, super::owed::form_hash(form)),
             _ => (now_ms, 0),

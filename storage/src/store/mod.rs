@@ -138,7 +138,6 @@ impl Store {
         Ok(f(db))
     }
 
-
     /// Sets how long a write waits for another process's transaction (default 10 s).
     pub fn set_write_wait(&mut self, wait: Duration) {
         self.write_wait = wait;

@@ -73,8 +73,11 @@ impl Store {
             tx.open_table(META)?.insert("lastPruneMs", now_ms.to_string().as_bytes())?;
             Ok(())
         })?;
-        let rule =
-            PruneRule { older_than_ms: Some(retention_days.saturating_mul(DAY_MS)), keep: None, unfinished: false };
+        let rule = PruneRule {
+            older_than_ms: Some(retention_days.saturating_mul(DAY_MS)),
+            keep: None,
+            unfinished: false,
+        };
         self.prune(now_ms, rule).map(Some)
     }
 

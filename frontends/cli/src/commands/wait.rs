@@ -30,7 +30,9 @@ pub fn follow(store: &Store, id: &str, timeout: Option<Duration>, report: Report
         // A flow no process shows (its script ended, its process was killed) gets no answer
         // until someone opens it: say so once, and how, instead of waiting in silence.
         if std::mem::take(&mut first) && store.holder(id)?.is_none() {
-            errln!("ask-user: flow {id} is open and no process shows it; `ask-user attach {id}` opens it. Waiting for its answer");
+            errln!(
+                "ask-user: flow {id} is open and no process shows it; `ask-user attach {id}` opens it. Waiting for its answer"
+            );
         }
         if let Some(limit) = timeout
             && start.elapsed() >= limit

@@ -242,6 +242,10 @@ mod tests {
         let cut = cut(&line, width);
         assert_eq!(cut.to_string(), shown);
         assert!(cut.width() <= width);
-        assert_eq!(cut.spans.last().map(|s| s.style), Some(crate::style::bold()), "the mark is styled like the text");
+        assert_eq!(
+            cut.spans.last().map(|s| s.style),
+            Some(crate::style::bold()),
+            "the mark is styled like the text"
+        );
     }
 }
