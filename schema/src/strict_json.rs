@@ -8,7 +8,7 @@
 //! yes exactly where another says yes — the validator's fast path beside its tree
 //! ([`crate::parse_json`]), the store's own reader of an opening event beside its tagged enum —
 //! reads through [`from_str`] or [`from_slice`]: every value at every depth goes through
-//! [`Checked`], which reads a skipped value as a `serde_json::Value` (built and dropped, for
+//! `Checked`, which reads a skipped value as a `serde_json::Value` (built and dropped, for
 //! unknown fields only) and passes every other request on unchanged.
 
 use std::fmt;

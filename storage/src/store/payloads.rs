@@ -41,7 +41,7 @@ impl PartialEq for PayloadEntry {
 impl Eq for PayloadEntry {}
 
 impl PayloadEntry {
-    /// A new entry (version [`PAYLOAD_VERSION`]) for a payload that arrived as JSON text, stored
+    /// A new entry (version `PAYLOAD_VERSION`) for a payload that arrived as JSON text, stored
     /// as it came; text that is not JSON is refused.
     pub fn from_text(
         text: String,

@@ -13,7 +13,7 @@ use crate::style;
 use crate::text::{sanitize, shown};
 
 /// Draws the pane into `area`; returns the line to record when `scroll` lay past the last page
-/// (see [`preview_window`]).
+/// (see `preview_window`).
 pub fn render(frame: &mut Frame, area: Rect, p: &PreviewView, scroll: usize) -> Option<usize> {
     let title = format!(" {} ", sanitize(shown(&p.label, area.width as usize, 1), false));
     let inner = Block::bordered().inner(area);
