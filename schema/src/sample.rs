@@ -13,20 +13,33 @@ pub enum SampleText {
     Varied,
 }
 
+/// Numbers from xorshift64: the same sequence from the same seed on every run, for generated
+/// texts and for mutation tests whose failures must repeat.
+pub struct Stream(u64);
+
+impl Stream {
+    /// A stream from `seed` (a zero seed, which xorshift would keep at zero, is replaced).
+    pub fn new(seed: u64) -> Stream {
+        Stream(if seed == 0 { 0x9E37_79B9_7F4A_7C15 } else { seed })
+    }
+
+    /// A number below `n` (0 when `n` is 0).
+    pub fn below(&mut self, n: usize) -> usize {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        if n == 0 { 0 } else { (self.0 % n as u64) as usize }
+    }
+}
+
 /// A payload of one question, `Pick one`, with `n` options, as compact JSON text.
 pub fn options_payload(n: usize, text: SampleText) -> String {
     const WORDS: [&str; 16] = [
         "alpha", "build", "cache", "delta", "eager", "fault", "graph", "hover", "index", "joint", "kernel",
         "layer", "merge", "node", "order", "probe",
     ];
-    // xorshift64: the same words in the same order on every run.
-    let mut x = 0x2545_F491_4F6C_DD1D_u64;
-    let mut word = || {
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
-        WORDS[(x % 16) as usize]
-    };
+    let mut stream = Stream::new(0x2545_F491_4F6C_DD1D);
+    let mut word = || WORDS[stream.below(WORDS.len())];
     // Written option by option, never as one JSON tree: a benchmark that spawns processes
     // should not hold a gigabyte of freed tree (a fork copies the page tables of it all). The
     // text is what the tree would write, byte for byte.

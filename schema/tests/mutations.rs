@@ -7,6 +7,7 @@
 //! build runs about 10 000 a second: `cargo test --release -p ask-schema --test mutations`).
 #![allow(clippy::unwrap_used, clippy::expect_used)] // tests fail loudly by design
 
+use ask_schema::sample::Stream;
 use ask_schema::{FormSource, direct_form, parse_json, strict_form, validate, validate_text};
 
 /// Pieces a JSON text is salted with: ours and other tools' field names, every kind of value,
@@ -21,18 +22,6 @@ const TOKENS: &[&str] = &[
     "\"type\":\"preview\"", "\"label\":null", "{\"value\":\"a\",\"label\":\"A\"}", "\"extra\":1e400,",
     "\"extra\":\"\\udc00\",", "\"extra\":[{\"x\":\"\\ud800\"}],", "\"multiSelect\":true,", "\"question\":\"Q\",",
 ];
-
-/// xorshift64: the same texts on every run.
-struct Stream(u64);
-
-impl Stream {
-    fn below(&mut self, n: usize) -> usize {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        if n == 0 { 0 } else { (self.0 % n as u64) as usize }
-    }
-}
 
 fn mutate(s: &mut Stream, text: &str) -> String {
     let mut b = text.as_bytes().to_vec();
@@ -93,7 +82,7 @@ fn mutated_payloads_get_one_answer_from_every_reader() {
         }
     }
     let runs: usize = std::env::var("ASK_MUTATIONS").ok().and_then(|n| n.parse().ok()).unwrap_or(4_000);
-    let mut s = Stream(0x9E37_79B9_7F4A_7C15);
+    let mut s = Stream::new(0x9E37_79B9_7F4A_7C15);
     let mut corpus = seeds.clone();
     let mut accepted = 0;
     for _ in 0..runs {

@@ -11,19 +11,8 @@
 use std::sync::Arc;
 
 use ask_engine::FlowState;
+use ask_schema::sample::Stream;
 use serde_json::{Value, json};
-
-/// xorshift64: the same logs on every run.
-struct Stream(u64);
-
-impl Stream {
-    fn below(&mut self, n: usize) -> usize {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        if n == 0 { 0 } else { (self.0 % n as u64) as usize }
-    }
-}
 
 fn odd_value(s: &mut Stream) -> Value {
     let pool = [
@@ -199,7 +188,7 @@ fn mutated_log_files_replay_as_frames_without_a_panic() {
         }
     }
     let runs: usize = std::env::var("ASK_MUTATIONS").ok().and_then(|n| n.parse().ok()).unwrap_or(1_500);
-    let mut s = Stream(0x2545_F491_4F6C_DD1D);
+    let mut s = Stream::new(0x2545_F491_4F6C_DD1D);
     let mut imported = 0;
     for _ in 0..runs {
         let pick = s.below(seeds.len());
