@@ -124,10 +124,18 @@ pub fn events(command: &Command, state: &FlowState) -> Result<Vec<Event>, String
         Command::Choose(numbers) => {
             numbers.iter().try_for_each(|&n| check(n))?;
             if q.kind == QuestionType::Multi {
-                // The selection becomes exactly these rows, then the next tab.
+                // The selection becomes exactly these rows, then the next tab. The rows to
+                // toggle are visited top to bottom, each from the last: one pass down the list,
+                // however many change.
+                let wanted: std::collections::HashSet<usize> = numbers.iter().map(|n| n - 1).collect();
+                let mut at = None;
                 for i in 0..rows {
-                    if qs.is_selected(i) != numbers.contains(&(i + 1)) {
-                        go_to(&mut out, i);
+                    if qs.is_selected(i) != wanted.contains(&i) {
+                        match at {
+                            None => go_to(&mut out, i),
+                            Some(from) => out.extend((from..i).map(|_| key(KeyCode::Down))),
+                        }
+                        at = Some(i);
                         out.push(Event::key(km.toggle));
                     }
                 }
