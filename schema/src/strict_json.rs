@@ -8,8 +8,8 @@
 //! yes exactly where another says yes — the validator's fast path beside its tree
 //! ([`crate::parse_json`]), the store's own reader of an opening event beside its tagged enum —
 //! reads through [`from_str`] or [`from_slice`]: every value at every depth goes through
-//! `Checked`, which reads a skipped value as a `serde_json::Value` (built and dropped, for
-//! unknown fields only) and passes every other request on unchanged.
+//! `Checked`, which parses a skipped value in full, as a `serde_json::Value` would be parsed but
+//! without building one, and passes every other request on unchanged.
 
 use std::fmt;
 
@@ -52,7 +52,7 @@ impl<'de, D: Deserializer<'de>> Deserializer<'de> for Checked<D> {
     type Error = D::Error;
 
     fn deserialize_ignored_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, D::Error> {
-        serde_json::Value::deserialize(self.0)?;
+        Parsed::deserialize(self.0)?;
         visitor.visit_unit()
     }
 
@@ -73,6 +73,59 @@ impl<'de, D: Deserializer<'de>> Deserializer<'de> for Checked<D> {
 
     fn is_human_readable(&self) -> bool {
         self.0.is_human_readable()
+    }
+}
+
+/// A value parsed as a `serde_json::Value` is (`deserialize_any` all the way down, so every
+/// escape is decoded and every number converted) and kept nowhere: no tree is built for a field
+/// that is dropped.
+struct Parsed;
+
+impl<'de> Deserialize<'de> for Parsed {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Parsed, D::Error> {
+        d.deserialize_any(Parsed)
+    }
+}
+
+impl<'de> Visitor<'de> for Parsed {
+    type Value = Parsed;
+
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("any JSON value")
+    }
+
+    fn visit_bool<E>(self, _: bool) -> Result<Parsed, E> {
+        Ok(Parsed)
+    }
+
+    fn visit_i64<E>(self, _: i64) -> Result<Parsed, E> {
+        Ok(Parsed)
+    }
+
+    fn visit_u64<E>(self, _: u64) -> Result<Parsed, E> {
+        Ok(Parsed)
+    }
+
+    fn visit_f64<E>(self, _: f64) -> Result<Parsed, E> {
+        Ok(Parsed)
+    }
+
+    fn visit_str<E>(self, _: &str) -> Result<Parsed, E> {
+        Ok(Parsed)
+    }
+
+    fn visit_unit<E>(self) -> Result<Parsed, E> {
+        Ok(Parsed)
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Parsed, A::Error> {
+        while seq.next_element::<Parsed>()?.is_some() {}
+        Ok(Parsed)
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Parsed, A::Error> {
+        while map.next_entry::<Parsed, Parsed>()?.is_some() {}
+        Ok(Parsed)
     }
 }
 
@@ -229,6 +282,10 @@ mod tests {
     #[case::plain(r#"{"name":"a","inner":[{"n":1}],"kind":"Plain"}"#, true)]
     #[case::unknown_field_fine(
         r#"{"name":"a","x":[1,{"y":"\ud83d\ude00"}],"inner":[{"n":1,"z":null}]}"#,
+        true
+    )]
+    #[case::unknown_field_big_number_nulls_and_empties(
+        r#"{"name":"a","x":[123456789012345678901234567890,-1.5e300,null,{},[],{"":""}]}"#,
         true
     )]
     #[case::lone_surrogate_at_the_top(r#"{"x":"\udc00","name":"a"}"#, false)]
