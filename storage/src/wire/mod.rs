@@ -106,6 +106,12 @@ fn decode_through_dtos(bytes: &[u8]) -> Result<Event, DecodeError> {
     convert::from_wire(serde_json::from_slice(bytes).map_err(|e| DecodeError::Malformed(e.to_string()))?)
 }
 
+/// A form as the opening event writes it (the frozen `FormV1` layout): what a hash of a form
+/// that must stay the same across builds is taken over.
+pub(crate) fn form_json(form: &ask_schema::Form) -> Vec<u8> {
+    opening::form_json(form)
+}
+
 /// An event as a store row: its line, packed when large ([`packed`]).
 pub(crate) fn encode_row(event: &Event) -> Result<Vec<u8>, EncodeError> {
     encode(event).map(packed::pack)
