@@ -3,31 +3,13 @@
 //! shape takes it; and `validate_text` answers exactly as parsing then validating does.
 #![allow(clippy::unwrap_used, clippy::expect_used)] // tests fail loudly by design
 
-use ask_schema::{Form, FormSource, Issue, direct_form, parse_json, strict_form, validate, validate_text};
+mod common;
+
+use ask_schema::{FormSource, direct_form, strict_form};
+use common::{agrees, tree};
 use proptest::prelude::*;
 use rstest::rstest;
 use serde_json::{Map, Value, json};
-
-fn tree(text: &str, source: FormSource) -> Result<Form, Vec<Issue>> {
-    parse_json(text).and_then(|raw| validate(&raw, source))
-}
-
-/// The one property: the fast path never accepts what the tree refuses, nor differently.
-fn agrees(text: &str) {
-    for source in [FormSource::Tool, FormSource::AnswerExtraction] {
-        let expected = tree(text, source);
-        if let Some(fast) = direct_form(text, source) {
-            assert_eq!(Ok(&fast), expected.as_ref(), "fast path accepted differently: {text}");
-        }
-        // The strict reader alone, on one thread and with a second one started at its guess.
-        for split_from in [usize::MAX, 0] {
-            if let Some(strict) = strict_form(text, source, split_from) {
-                assert_eq!(Ok(&strict), expected.as_ref(), "strict reader accepted differently: {text}");
-            }
-        }
-        assert_eq!(validate_text(text, source), expected, "validate_text differs: {text}");
-    }
-}
 
 fn example(name: &str) -> String {
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");

@@ -7,8 +7,11 @@
 //! build runs about 10 000 a second: `cargo test --release -p ask-schema --test mutations`).
 #![allow(clippy::unwrap_used, clippy::expect_used)] // tests fail loudly by design
 
+mod common;
+
 use ask_schema::sample::Stream;
-use ask_schema::{FormSource, direct_form, parse_json, strict_form, validate, validate_text};
+use ask_schema::{FormSource, parse_json, validate_text};
+use common::agrees;
 
 /// Pieces a JSON text is salted with: ours and other tools' field names, every kind of value,
 /// escapes serde_json reads one way in a string it keeps and another in a string it skips.
@@ -46,29 +49,6 @@ fn mutate(s: &mut Stream, text: &str) -> String {
     String::from_utf8_lossy(&b).into_owned()
 }
 
-/// Why `text` is read differently by two readers, if it is.
-fn disagreement(text: &str) -> Option<String> {
-    for source in [FormSource::Tool, FormSource::AnswerExtraction] {
-        let tree = parse_json(text).and_then(|raw| validate(&raw, source));
-        if let Some(fast) = direct_form(text, source)
-            && Ok(&fast) != tree.as_ref()
-        {
-            return Some(format!("the fast path read it as {fast:?}, the tree as {tree:?}"));
-        }
-        for split in [usize::MAX, 0, text.len() / 2] {
-            if let Some(strict) = strict_form(text, source, split)
-                && Ok(&strict) != tree.as_ref()
-            {
-                return Some(format!("the strict reader (split from {split}) read {strict:?}"));
-            }
-        }
-        if validate_text(text, source) != tree {
-            return Some("validate_text differs from parse-then-validate".to_owned());
-        }
-    }
-    None
-}
-
 #[test]
 fn mutated_payloads_get_one_answer_from_every_reader() {
     let root = concat!(env!("CARGO_MANIFEST_DIR"), "/..");
@@ -88,9 +68,7 @@ fn mutated_payloads_get_one_answer_from_every_reader() {
     for _ in 0..runs {
         let pick = s.below(corpus.len());
         let text = mutate(&mut s, &corpus[pick]);
-        if let Some(why) = disagreement(&text) {
-            panic!("{why}\ntext: {text:?}");
-        }
+        agrees(&text);
         // Texts still valid are mutated further: their second change reaches deeper.
         if validate_text(&text, FormSource::Tool).is_ok() {
             accepted += 1;
