@@ -21,11 +21,16 @@
 mod convert;
 mod opening;
 pub(crate) mod packed;
+
 pub mod v1;
 pub mod v2;
 pub mod v3;
 pub mod v4;
 pub mod v5;
+
+/// A form as the opening event writes it: what a hash that must stay the same across builds
+/// is taken over.
+pub(crate) use opening::form_json;
 
 use ask_engine::Event;
 use serde::{Deserialize, Serialize};
@@ -104,12 +109,6 @@ fn encode_through_dtos(event: &Event) -> Result<Vec<u8>, EncodeError> {
 #[cfg(test)]
 fn decode_through_dtos(bytes: &[u8]) -> Result<Event, DecodeError> {
     convert::from_wire(serde_json::from_slice(bytes).map_err(|e| DecodeError::Malformed(e.to_string()))?)
-}
-
-/// A form as the opening event writes it (the frozen `FormV1` layout): what a hash of a form
-/// that must stay the same across builds is taken over.
-pub(crate) fn form_json(form: &ask_schema::Form) -> Vec<u8> {
-    opening::form_json(form)
 }
 
 /// An event as a store row: its line, packed when large ([`packed`]).

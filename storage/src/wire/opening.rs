@@ -77,7 +77,7 @@ impl Serialize for Opened<'_> {
 
 /// A form as the opening event writes it: the frozen `FormV1` layout, whatever `Form`'s own
 /// serde becomes in a later build.
-pub(super) fn form_json(form: &Form) -> Vec<u8> {
+pub(crate) fn form_json(form: &Form) -> Vec<u8> {
     serde_json::to_vec(&FormRef(form)).unwrap_or_default()
 }
 
