@@ -21,7 +21,6 @@
 mod convert;
 mod opening;
 pub(crate) mod packed;
-
 pub mod v1;
 pub mod v2;
 pub mod v3;
