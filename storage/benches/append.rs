@@ -184,7 +184,7 @@ fn main() {
         .unwrap();
     let exclusive = appends(
         &Store::with_backend(
-            redb::backends::FileBackend::new(file).unwrap(),
+            redb::backends::FileBackend::new(file),
             "exclusive",
             redb::ConcurrencyMode::ExclusiveWriter,
         )

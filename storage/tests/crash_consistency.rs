@@ -61,26 +61,26 @@ impl std::fmt::Debug for CrashBackend {
 }
 
 impl StorageBackend for CrashBackend {
-    fn len(&self) -> Result<u64, std::io::Error> {
+    fn len(&self) -> Result<u64, BackendError> {
         Ok(self.images.lock().unwrap().live.len() as u64)
     }
 
-    fn read(&self, offset: u64, out: &mut [u8]) -> Result<(), std::io::Error> {
+    fn read(&self, offset: u64, out: &mut [u8]) -> Result<(), BackendError> {
         let images = self.images.lock().unwrap();
         let start = offset as usize;
         let Some(bytes) = images.live.get(start..start + out.len()) else {
-            return Err(std::io::ErrorKind::UnexpectedEof.into());
+            return Err(std::io::Error::from(std::io::ErrorKind::UnexpectedEof).into());
         };
         out.copy_from_slice(bytes);
         Ok(())
     }
 
-    fn set_len(&self, len: u64) -> Result<(), std::io::Error> {
+    fn set_len(&self, len: u64) -> Result<(), BackendError> {
         self.images.lock().unwrap().live.resize(len as usize, 0);
         Ok(())
     }
 
-    fn sync_data(&self) -> Result<(), std::io::Error> {
+    fn sync_data(&self) -> Result<(), BackendError> {
         let (before, after) = {
             let mut images = self.images.lock().unwrap();
             let mut torn = images.durable.clone();
@@ -98,7 +98,7 @@ impl StorageBackend for CrashBackend {
         Ok(())
     }
 
-    fn write(&self, offset: u64, data: &[u8]) -> Result<(), std::io::Error> {
+    fn write(&self, offset: u64, data: &[u8]) -> Result<(), BackendError> {
         let mut images = self.images.lock().unwrap();
         let start = offset as usize;
         if images.live.len() < start + data.len() {

@@ -6,7 +6,7 @@
 use ask_engine::{Event, FlowState, KeyPress};
 use ask_schema::{FormSource, validate_text};
 use ask_storage::{DurableFlow, FlowRecord, PayloadEntry, Store};
-use redb::{ReadableDatabase, TableDefinition};
+use redb::{ReadableDatabase, ReadableTable, TableDefinition};
 
 const EVENTS: TableDefinition<(&str, u64), &[u8]> = TableDefinition::new("events");
 const PAYLOADS: TableDefinition<(&str, u64), &[u8]> = TableDefinition::new("payloads");
