@@ -152,6 +152,75 @@ fn every_signal_restores_the_terminal_and_keeps_answers_for_resume(#[case] signa
     assert_eq!(resumed.json()["details"]["answers"]["db"]["values"], json!(["sqlite"]));
 }
 
+/// Waits up to 5 s for `ok` to hold of the terminal.
+fn until(pty: &Pty, what: &str, ok: impl Fn(&Pty) -> bool) {
+    let start = std::time::Instant::now();
+    while !ok(pty) {
+        assert!(start.elapsed() < std::time::Duration::from_secs(5), "{what}; screen:\n{}", pty.screen());
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+}
+
+fn kill(signal: &str, pid: u32) {
+    let status = std::process::Command::new("kill").args([&format!("-{signal}"), &pid.to_string()]).status();
+    assert!(status.unwrap().success(), "kill -{signal} {pid}");
+}
+
+/// The process's state letter from /proc (`T` stopped, `S` sleeping, `R` running).
+fn state(pid: u32) -> char {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap();
+    stat.rsplit(") ").next().and_then(|rest| rest.chars().next()).unwrap()
+}
+
+/// Raw mode makes Ctrl+Z a key (undo), so SIGTSTP comes from outside (`kill -TSTP`, a host
+/// suspending its child). The form gives the terminal back as it was and stops; continued, it
+/// takes the terminal again and draws itself whole at the size the terminal has by then (a
+/// resize while stopped is recorded), and keys answer it as before. A SIGSTOP it cannot see is
+/// followed by a whole redraw too: whatever was written to the screen meanwhile is gone.
+#[test]
+fn a_suspended_form_gives_the_terminal_back_and_draws_itself_whole_when_continued() {
+    let sb = Sandbox::new();
+    let mut pty = start(&sb, 80, 24);
+    let pid = pty.child.process_id().unwrap();
+    pty.send("2");
+    pty.wait_for("Which extras?");
+    assert!(pty.stty().contains("-icanon"), "raw mode while the form shows");
+
+    kill("TSTP", pid);
+    until(&pty, "the terminal is given back", |p| p.modes() == (false, false, false));
+    until(&pty, "the process stops", |_| state(pid) == 'T');
+    let stty = pty.stty();
+    assert!(stty.contains(" icanon") && stty.contains(" echo "), "raw mode left on while stopped: {stty}");
+
+    pty.resize(100, 30);
+    kill("CONT", pid);
+    until(&pty, "the terminal is taken again", |p| p.modes() == (true, true, true));
+    pty.wait_for("Which extras?");
+    assert!(pty.stty().contains("-icanon"), "raw mode again");
+
+    kill("STOP", pid);
+    until(&pty, "the process stops", |_| state(pid) == 'T');
+    std::fs::write(pty.tty_name(), "\x1b[2J\x1b[HSCRIBBLED").unwrap();
+    until(&pty, "the scribble shows", |p| p.screen().contains("SCRIBBLED"));
+    kill("CONT", pid);
+    until(&pty, "the form draws itself whole", |p| {
+        !p.screen().contains("SCRIBBLED") && p.screen().contains("Which extras?")
+    });
+
+    pty.send("1");
+    pty.send(TAB);
+    pty.wait_for("Ready to send?");
+    pty.send("1");
+    pty.wait_for("Press 1 again to Submit");
+    pty.send("1");
+    assert_eq!(pty.wait_exit(), 0);
+    assert_eq!(sb.out()["content"][0]["text"], "Database: SQLite\nExtras: CI");
+    assert_eq!(pty.modes(), (false, false, false), "terminal restored");
+    let id = sb.run(&["log", "list"]).stdout.split_whitespace().next().unwrap().to_owned();
+    let log = sb.run(&["log", "show", &id]).stdout;
+    assert!(log.contains("resize 100x30"), "the size found on continuing is recorded:\n{log}");
+}
+
 #[test]
 fn editing_the_config_while_a_form_is_open_reaches_the_form() {
     let sb = Sandbox::new();

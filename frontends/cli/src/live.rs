@@ -147,6 +147,16 @@ pub(crate) fn interactive(
                 next_input = after?;
                 true
             }
+            Input::Resumed => {
+                // Back from a suspension: the terminal may have been resized meanwhile, and
+                // the screen holds whatever the shell left there. (While the store refuses
+                // writes, the next key's try records the size first, as after any resize.)
+                let size = term.size();
+                if unsaved.is_none() && size != session.state().size() {
+                    session.push(Event::TerminalResized { size })?;
+                }
+                true
+            }
             Input::Focus(focused) => {
                 if nudger.focus(focused) {
                     nudger.send(|b| term.write_raw(b));

@@ -1,6 +1,6 @@
 //! The real terminal: drawn on `/dev/tty` (stdout stays free for the result), raw mode,
 //! alternate screen, bracketed paste, kitty keyboard flags when supported — and always put
-//! back: on drop, on panic, and when SIGTERM or SIGHUP arrives.
+//! back: on drop, on panic, when SIGTERM or SIGHUP arrives, and while the process is suspended.
 
 use std::fs::{File, OpenOptions};
 use std::io::{self, Write};
@@ -30,6 +30,10 @@ pub enum Input {
     /// The terminal hung up (its window closed, its ssh link dropped) and no SIGHUP came — the
     /// host blocks or ignores it: stop now instead of polling a dead terminal forever.
     Gone,
+    /// The process was suspended (SIGTSTP, or a SIGSTOP it could not see) and has been
+    /// continued: the terminal is taken over again and must be drawn whole, at the size it has
+    /// now.
+    Resumed,
     /// The terminal window gained (`true`) or lost the focus (not logged: it only decides
     /// whether a waiting form nudges the user).
     Focus(bool),
@@ -38,6 +42,9 @@ pub enum Input {
 }
 
 static KITTY_PUSHED: AtomicBool = AtomicBool::new(false);
+
+/// The kitty keyboard flags pushed on terminals that have the protocol.
+const KITTY_FLAGS: KeyboardEnhancementFlags = KeyboardEnhancementFlags::DISAMBIGUATE_ESCAPE_CODES;
 
 /// Puts the terminal back as it was. Safe to call more than once and from a panic hook.
 pub fn restore() {
@@ -59,6 +66,11 @@ pub struct LiveTerminal {
     terminal: std::mem::ManuallyDrop<Terminal<CrosstermBackend<FrameWriter<File>>>>,
     screen: Screen,
     stop: Arc<AtomicBool>,
+    /// SIGTSTP arrived: give the terminal back, then stop.
+    suspend: Arc<AtomicBool>,
+    /// SIGCONT arrived: the process was stopped (perhaps by a SIGSTOP it could not see, and the
+    /// shell has had the terminal meanwhile).
+    continued: Arc<AtomicBool>,
     /// The same terminal, only asked whether it has hung up.
     probe: File,
 }
@@ -89,6 +101,11 @@ impl LiveTerminal {
         ] {
             signal_hook::flag::register(signal, Arc::clone(&stop))?;
         }
+        // Raw mode also turns Ctrl+Z into a key (undo), so a suspension comes from outside too.
+        let suspend = Arc::new(AtomicBool::new(false));
+        let continued = Arc::new(AtomicBool::new(false));
+        signal_hook::flag::register(signal_hook::consts::SIGTSTP, Arc::clone(&suspend))?;
+        signal_hook::flag::register(signal_hook::consts::SIGCONT, Arc::clone(&continued))?;
         let previous = std::panic::take_hook();
         std::panic::set_hook(Box::new(move |info| {
             if CAUGHT_ELSEWHERE.get().is_some_and(|caught| caught()) {
@@ -114,7 +131,7 @@ impl LiveTerminal {
             CrosstermBackend::new(FrameWriter::new(tty)),
             options,
         )?);
-        Ok(LiveTerminal { terminal, screen: Screen::new(config_path), stop, probe })
+        Ok(LiveTerminal { terminal, screen: Screen::new(config_path), stop, suspend, continued, probe })
     }
 
     /// Turns on the kitty keyboard protocol when the terminal has it: known kitty-protocol
@@ -132,13 +149,11 @@ impl LiveTerminal {
             || (io::stdout().is_terminal()
                 && io::stdin().is_terminal()
                 && matches!(crossterm::terminal::supports_keyboard_enhancement(), Ok(true)));
-        if supported {
-            let flags = KeyboardEnhancementFlags::DISAMBIGUATE_ESCAPE_CODES;
-            if execute!(self.terminal.backend_mut(), PushKeyboardEnhancementFlags(flags)).is_ok()
-                && self.terminal.backend_mut().writer_mut().send().is_ok()
-            {
-                KITTY_PUSHED.store(true, Ordering::SeqCst);
-            }
+        if supported
+            && execute!(self.terminal.backend_mut(), PushKeyboardEnhancementFlags(KITTY_FLAGS)).is_ok()
+            && self.terminal.backend_mut().writer_mut().send().is_ok()
+        {
+            KITTY_PUSHED.store(true, Ordering::SeqCst);
         }
     }
 
@@ -168,6 +183,18 @@ impl LiveTerminal {
     pub fn next(&mut self, timeout: Duration) -> io::Result<Input> {
         if self.stop.load(Ordering::SeqCst) {
             return Ok(Input::Signal);
+        }
+        if self.suspend.swap(false, Ordering::SeqCst) {
+            // The shell gets its terminal back as it was, as from any program that stops.
+            let kitty = KITTY_PUSHED.load(Ordering::SeqCst);
+            restore();
+            signal_hook::low_level::emulate_default_handler(signal_hook::consts::SIGTSTP)?;
+            self.take_over(kitty)?;
+            return Ok(Input::Resumed);
+        }
+        if self.continued.swap(false, Ordering::SeqCst) {
+            self.take_over(KITTY_PUSHED.load(Ordering::SeqCst))?;
+            return Ok(Input::Resumed);
         }
         // A hung-up terminal makes every poll return at once: without this check the loop
         // would spin at full speed forever when SIGHUP does not reach us.
@@ -216,6 +243,30 @@ impl LiveTerminal {
             }
         }
         Ok(None)
+    }
+
+    /// Takes the terminal over again after the process was continued, as [`LiveTerminal::open`]
+    /// did (with the kitty keyboard flags if they were on), and makes the next frame draw every
+    /// cell at the size the terminal has now.
+    fn take_over(&mut self, kitty: bool) -> io::Result<()> {
+        self.continued.store(false, Ordering::SeqCst);
+        enable_raw_mode()?;
+        let out = self.terminal.backend_mut();
+        execute!(out, EnterAlternateScreen, EnableBracketedPaste, EnableFocusChange)?;
+        if kitty {
+            execute!(out, PushKeyboardEnhancementFlags(KITTY_FLAGS))?;
+            KITTY_PUSHED.store(true, Ordering::SeqCst);
+        }
+        out.writer_mut().send()?;
+        // The cursor was shown for the shell, and ratatui must know it. What the screen holds
+        // is unknown: a resize (even to the same size) clears the viewport and forgets the last
+        // frame, so the next draw sends every cell. (`Terminal::clear` would ask the terminal
+        // where its cursor is, and wait for keys typed meanwhile to be read past.)
+        self.terminal.hide_cursor()?;
+        let (w, h) = crossterm::terminal::size().unwrap_or((80, 24));
+        let (w, h) = crate::drawn_size(w, h);
+        self.terminal.resize(tuirealm::ratatui::layout::Rect::new(0, 0, w, h))?;
+        self.terminal.backend_mut().writer_mut().send()
     }
 
     /// Whether the terminal has hung up, asked without waiting.

@@ -177,6 +177,19 @@ impl Pty {
         (p.screen().cursor_position(), !p.screen().hide_cursor())
     }
 
+    /// The terminal's device (`/dev/pts/N`), for writing to it as another program would.
+    pub fn tty_name(&self) -> std::path::PathBuf {
+        self.master.tty_name().expect("the pseudo-terminal has a name")
+    }
+
+    /// The terminal's line discipline settings, as `stty -a` prints them (raw mode shows as
+    /// `-icanon -echo`).
+    pub fn stty(&self) -> String {
+        let tty = self.tty_name();
+        let out = std::process::Command::new("stty").arg("-a").arg("-F").arg(&tty).output().unwrap();
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    }
+
     /// Terminal modes as the emulator sees them: (alternate screen, bracketed paste, cursor hidden).
     pub fn modes(&self) -> (bool, bool, bool) {
         let p = self.parser.lock().unwrap();
