@@ -251,6 +251,12 @@ fn in_a_kitty_terminal_kitty_encoded_keys_mean_the_same_as_legacy_ones() {
     let mut pty = Pty::ask(&sb, PAYLOAD, 80, 24, &env, "Which database?");
     std::thread::sleep(std::time::Duration::from_millis(100));
     assert!(pty.wrote(b"\x1b[>1u"), "kitty flags pushed for a kitty terminal");
+    // Suspended, the flags go with the rest of the terminal's state; continued, they come back.
+    let pid = pty.child.process_id().unwrap();
+    kill("TSTP", pid);
+    until(&pty, "the flags are popped while stopped", |p| p.count(b"\x1b[<1u") == 1);
+    kill("CONT", pid);
+    until(&pty, "and pushed again when continued", |p| p.count(b"\x1b[>1u") == 2);
     pty.send("\x1b[110;2u"); // kitty shift+n: the question-note key, like a legacy "N"
     pty.wait_for("Question note:");
     pty.send("kitty");
@@ -260,7 +266,7 @@ fn in_a_kitty_terminal_kitty_encoded_keys_mean_the_same_as_legacy_ones() {
     pty.wait_for("Press Esc again");
     pty.send("\x1b[27u");
     assert_eq!(pty.wait_exit(), 1);
-    assert!(pty.wrote(b"\x1b[<1u"), "and popped on exit");
+    assert_eq!(pty.count(b"\x1b[<1u"), 2, "and popped on exit");
     assert_eq!(sb.out()["details"]["answers"]["db"]["note"], "kitty");
 }
 
