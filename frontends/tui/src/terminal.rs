@@ -58,6 +58,13 @@ pub fn restore() {
     }
 }
 
+/// Raw mode, the alternate screen, bracketed paste and focus reports: the terminal as a form
+/// needs it ([`restore`] undoes it).
+fn claim(out: &mut impl Write) -> io::Result<()> {
+    enable_raw_mode()?;
+    execute!(out, EnterAlternateScreen, EnableBracketedPaste, EnableFocusChange)
+}
+
 /// The terminal a flow is drawn on.
 pub struct LiveTerminal {
     /// Never dropped: ratatui's drop prints "Failed to show the cursor" to stderr when the
@@ -114,8 +121,7 @@ impl LiveTerminal {
             restore();
             previous(info);
         }));
-        enable_raw_mode()?;
-        execute!(tty, EnterAlternateScreen, EnableBracketedPaste, EnableFocusChange)?;
+        claim(&mut tty)?;
         // crossterm starts watching for resizes (SIGWINCH) when its input is first polled; until
         // then a resize is lost. The first poll would otherwise come only after the first frame
         // and the opening commit (and the store's opening) — a resize in between went unseen.
@@ -189,12 +195,10 @@ impl LiveTerminal {
             let kitty = KITTY_PUSHED.load(Ordering::SeqCst);
             restore();
             signal_hook::low_level::emulate_default_handler(signal_hook::consts::SIGTSTP)?;
-            self.take_over(kitty)?;
-            return Ok(Input::Resumed);
+            return self.resumed(kitty);
         }
         if self.continued.swap(false, Ordering::SeqCst) {
-            self.take_over(KITTY_PUSHED.load(Ordering::SeqCst))?;
-            return Ok(Input::Resumed);
+            return self.resumed(KITTY_PUSHED.load(Ordering::SeqCst));
         }
         // A hung-up terminal makes every poll return at once: without this check the loop
         // would spin at full speed forever when SIGHUP does not reach us.
@@ -245,14 +249,23 @@ impl LiveTerminal {
         Ok(None)
     }
 
+    /// [`Input::Resumed`] once the terminal is taken over again; [`Input::Gone`] if it hung up
+    /// while the process was stopped.
+    fn resumed(&mut self, kitty: bool) -> io::Result<Input> {
+        match self.take_over(kitty) {
+            Ok(()) => Ok(Input::Resumed),
+            Err(_) if self.hung_up() => Ok(Input::Gone),
+            Err(e) => Err(e),
+        }
+    }
+
     /// Takes the terminal over again after the process was continued, as [`LiveTerminal::open`]
     /// did (with the kitty keyboard flags if they were on), and makes the next frame draw every
     /// cell at the size the terminal has now.
     fn take_over(&mut self, kitty: bool) -> io::Result<()> {
         self.continued.store(false, Ordering::SeqCst);
-        enable_raw_mode()?;
         let out = self.terminal.backend_mut();
-        execute!(out, EnterAlternateScreen, EnableBracketedPaste, EnableFocusChange)?;
+        claim(out)?;
         if kitty {
             execute!(out, PushKeyboardEnhancementFlags(KITTY_FLAGS))?;
             KITTY_PUSHED.store(true, Ordering::SeqCst);
