@@ -27,10 +27,7 @@ fn two_question_form_answered_by_keys_with_stdin_and_stdout_redirected() {
     pty.send("1");
     pty.send("3");
     pty.send(TAB);
-    pty.wait_for("Ready to send?");
-    pty.send("1");
-    pty.wait_for("Press 1 again to Submit");
-    pty.send("1");
+    pty.submit_on_the_review();
     assert_eq!(pty.wait_exit(), 0);
     let r = sb.out();
     assert_eq!(r["content"][0]["text"], "Database: SQLite\nExtras: CI, Lint");
@@ -209,10 +206,7 @@ fn a_suspended_form_gives_the_terminal_back_and_draws_itself_whole_when_continue
 
     pty.send("1");
     pty.send(TAB);
-    pty.wait_for("Ready to send?");
-    pty.send("1");
-    pty.wait_for("Press 1 again to Submit");
-    pty.send("1");
+    pty.submit_on_the_review();
     assert_eq!(pty.wait_exit(), 0);
     assert_eq!(sb.out()["content"][0]["text"], "Database: SQLite\nExtras: CI");
     assert_eq!(pty.modes(), (false, false, false), "terminal restored");
@@ -422,10 +416,7 @@ fn a_large_payload_is_answered_in_a_terminal_and_recorded_on_a_fresh_and_a_used_
         let mut pty = Pty::spawn(&sb, &script, 80, 24);
         pty.wait_for("Pick one");
         pty.send(key);
-        pty.wait_for("Ready to send?");
-        pty.send("1");
-        pty.wait_for("Press 1 again to Submit");
-        pty.send("1");
+        pty.submit_on_the_review();
         assert_eq!(pty.wait_exit(), 0, "run {run}; screen:\n{}", pty.screen());
         let value = format!("v{}", key.parse::<u32>().unwrap() - 1);
         assert_eq!(sb.out()["details"]["answers"]["a"]["values"], json!([value]), "run {run}");
@@ -463,10 +454,7 @@ fn the_form_shows_while_another_process_writes_the_store_and_keys_wait_for_it() 
         "no key applied yet:\n{waiting}"
     );
     drop(writing);
-    pty.wait_for("Ready to send?");
-    pty.send("1");
-    pty.wait_for("Press 1 again to Submit");
-    pty.send("1");
+    pty.submit_on_the_review();
     assert_eq!(pty.wait_exit(), 0);
     assert_eq!(sb.out()["details"]["answers"]["extras"]["indices"], json!([1, 3]));
 }

@@ -177,6 +177,14 @@ impl Pty {
         (p.screen().cursor_position(), !p.screen().hide_cursor())
     }
 
+    /// Once the review shows, submits with its double press (`1`, then `1` again).
+    pub fn submit_on_the_review(&mut self) {
+        self.wait_for("Ready to send?");
+        self.send("1");
+        self.wait_for("Press 1 again to Submit");
+        self.send("1");
+    }
+
     /// The terminal's device (`/dev/pts/N`), for writing to it as another program would.
     pub fn tty_name(&self) -> std::path::PathBuf {
         self.master.tty_name().expect("the pseudo-terminal has a name")
