@@ -1,10 +1,11 @@
 //! The real binary in a pseudo-terminal, as a person uses it: keys, paste, resize, Ctrl+C,
-//! and a terminal put back after a kill.
+//! config edits, kitty keys, large payloads, a busy store. Signals, suspension and terminals
+//! that vanish or misreport their size are in `terminal_signals.rs`.
 #![allow(clippy::unwrap_used, clippy::expect_used)] // tests fail loudly by design
 
 mod common;
 
-use common::pty::Pty;
+use common::pty::{Pty, kill};
 use common::{PAYLOAD, Sandbox, bin};
 use serde_json::json;
 
@@ -114,107 +115,6 @@ fn ctrl_c_on_a_dirty_flow_warns_then_leaves() {
     assert_eq!(r["details"]["answers"]["db"]["values"], json!(["pg"]), "committed answers are kept");
 }
 
-#[rstest::rstest]
-#[case::term("TERM")]
-#[case::hup("HUP")]
-#[case::int("INT")]
-#[case::quit("QUIT")]
-fn every_signal_restores_the_terminal_and_keeps_answers_for_resume(#[case] signal: &str) {
-    let sb = Sandbox::new();
-    sb.file("p.json", PAYLOAD);
-    let script = format!(
-        "'{}' ask p.json > out.json & echo $! > pid; wait $!; echo \"rc=$?\" > rc; stty -a > stty.txt; sleep 1",
-        bin().display()
-    );
-    let mut pty = Pty::spawn(&sb, &script, 80, 24);
-    pty.wait_for("Which database?");
-    pty.send("2");
-    pty.wait_for("Which extras?");
-    assert_eq!(
-        pty.modes(),
-        (true, true, true),
-        "alternate screen, bracketed paste, hidden cursor while running"
-    );
-    let pid = std::fs::read_to_string(sb.path("pid")).unwrap();
-    std::process::Command::new("sh")
-        .args(["-c", &format!("kill -{signal} {}", pid.trim())])
-        .status()
-        .unwrap();
-    pty.wait_exit();
-    assert_eq!(std::fs::read_to_string(sb.path("rc")).unwrap().trim(), "rc=5", "SIG{signal}");
-    let stty = std::fs::read_to_string(sb.path("stty.txt")).unwrap();
-    assert!(stty.contains(" icanon") && stty.contains(" echo "), "raw mode left on: {stty}");
-    assert_eq!(pty.modes(), (false, false, false), "alternate screen, paste mode and cursor restored");
-    let resumed = sb.run(&["resume", "--script", sb.file("k", "tab\n1\n1\n").to_str().unwrap()]);
-    assert_eq!(resumed.json()["details"]["answers"]["db"]["values"], json!(["sqlite"]));
-}
-
-/// Waits up to 5 s for `ok` to hold of the terminal.
-fn until(pty: &Pty, what: &str, ok: impl Fn(&Pty) -> bool) {
-    let start = std::time::Instant::now();
-    while !ok(pty) {
-        assert!(start.elapsed() < std::time::Duration::from_secs(5), "{what}; screen:\n{}", pty.screen());
-        std::thread::sleep(std::time::Duration::from_millis(20));
-    }
-}
-
-fn kill(signal: &str, pid: u32) {
-    let status = std::process::Command::new("kill").args([&format!("-{signal}"), &pid.to_string()]).status();
-    assert!(status.unwrap().success(), "kill -{signal} {pid}");
-}
-
-/// The process's state letter from /proc (`T` stopped, `S` sleeping, `R` running).
-fn state(pid: u32) -> char {
-    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap();
-    stat.rsplit(") ").next().and_then(|rest| rest.chars().next()).unwrap()
-}
-
-/// Raw mode makes Ctrl+Z a key (undo), so SIGTSTP comes from outside (`kill -TSTP`, a host
-/// suspending its child). The form gives the terminal back as it was and stops; continued, it
-/// takes the terminal again and draws itself whole at the size the terminal has by then (a
-/// resize while stopped is recorded), and keys answer it as before. A SIGSTOP it cannot see is
-/// followed by a whole redraw too: whatever was written to the screen meanwhile is gone.
-#[test]
-fn a_suspended_form_gives_the_terminal_back_and_draws_itself_whole_when_continued() {
-    let sb = Sandbox::new();
-    let mut pty = start(&sb, 80, 24);
-    let pid = pty.child.process_id().unwrap();
-    pty.send("2");
-    pty.wait_for("Which extras?");
-    assert!(pty.stty().contains("-icanon"), "raw mode while the form shows");
-
-    kill("TSTP", pid);
-    until(&pty, "the terminal is given back", |p| p.modes() == (false, false, false));
-    until(&pty, "the process stops", |_| state(pid) == 'T');
-    let stty = pty.stty();
-    assert!(stty.contains(" icanon") && stty.contains(" echo "), "raw mode left on while stopped: {stty}");
-
-    pty.resize(100, 30);
-    kill("CONT", pid);
-    until(&pty, "the terminal is taken again", |p| p.modes() == (true, true, true));
-    pty.wait_for("Which extras?");
-    assert!(pty.stty().contains("-icanon"), "raw mode again");
-
-    kill("STOP", pid);
-    until(&pty, "the process stops", |_| state(pid) == 'T');
-    std::fs::write(pty.tty_name(), "\x1b[2J\x1b[HSCRIBBLED").unwrap();
-    until(&pty, "the scribble shows", |p| p.screen().contains("SCRIBBLED"));
-    kill("CONT", pid);
-    until(&pty, "the form draws itself whole", |p| {
-        !p.screen().contains("SCRIBBLED") && p.screen().contains("Which extras?")
-    });
-
-    pty.send("1");
-    pty.send(TAB);
-    pty.submit_on_the_review();
-    assert_eq!(pty.wait_exit(), 0);
-    assert_eq!(sb.out()["content"][0]["text"], "Database: SQLite\nExtras: CI");
-    assert_eq!(pty.modes(), (false, false, false), "terminal restored");
-    let id = sb.run(&["log", "list"]).stdout.split_whitespace().next().unwrap().to_owned();
-    let log = sb.run(&["log", "show", &id]).stdout;
-    assert!(log.contains("resize 100x30"), "the size found on continuing is recorded:\n{log}");
-}
-
 #[test]
 fn editing_the_config_while_a_form_is_open_reaches_the_form() {
     let sb = Sandbox::new();
@@ -248,9 +148,9 @@ fn in_a_kitty_terminal_kitty_encoded_keys_mean_the_same_as_legacy_ones() {
     // Suspended, the flags go with the rest of the terminal's state; continued, they come back.
     let pid = pty.child.process_id().unwrap();
     kill("TSTP", pid);
-    until(&pty, "the flags are popped while stopped", |p| p.count(b"\x1b[<1u") == 1);
+    pty.wait_until("the flags are popped while stopped", |p| p.count(b"\x1b[<1u") == 1);
     kill("CONT", pid);
-    until(&pty, "and pushed again when continued", |p| p.count(b"\x1b[>1u") == 2);
+    pty.wait_until("and pushed again when continued", |p| p.count(b"\x1b[>1u") == 2);
     pty.send("\x1b[110;2u"); // kitty shift+n: the question-note key, like a legacy "N"
     pty.wait_for("Question note:");
     pty.send("kitty");
@@ -289,71 +189,6 @@ fn a_config_edit_made_while_the_user_types_reaches_the_form_with_its_notices() {
     pty.send(CTRL_C);
     pty.send(CTRL_C);
     assert_eq!(pty.wait_exit(), 1);
-}
-
-/// Issue 14.3: a terminal that hangs up while SIGHUP is blocked (some hosts block it) used to
-/// leave the form polling a dead terminal at full speed forever.
-#[test]
-fn a_vanished_terminal_with_sighup_blocked_ends_the_form_at_once_and_keeps_it_resumable() {
-    let sb = Sandbox::new();
-    let payload = sb.file("p.json", PAYLOAD);
-    let script = format!("{}/fixtures/terminal/vanish.py", env!("CARGO_MANIFEST_DIR"));
-    let stderr = sb.path("stderr.txt");
-    let report = on_pty_script(
-        &sb,
-        &script,
-        &["ask", payload.to_str().unwrap(), "--id", "gone"],
-        &[("VANISH_STDERR", &stderr)],
-    );
-    let fields: Vec<&str> = report.split_whitespace().collect();
-    assert_eq!(fields.first(), Some(&"exit"), "{report}");
-    assert_eq!(fields[1], "5", "{report}");
-    let after: f64 = fields[3].parse().unwrap();
-    let cpu: f64 = fields[5].parse().unwrap();
-    assert!(after < 2.0 && cpu < 1.5, "ended {after} s after the hang-up, {cpu} s of CPU");
-    let said = std::fs::read_to_string(&stderr).unwrap();
-    assert_eq!(said.lines().count(), 1, "{said:?}");
-    assert!(said.contains("the terminal went away") && said.contains("ask-user resume"), "{said}");
-
-    // Down was committed before the hang-up: the same id resumes on Postgres → SQLite.
-    let keys = sb.file("keys", "enter\ntab\n1\n1\n");
-    let resumed =
-        sb.run(&["ask", payload.to_str().unwrap(), "--id", "gone", "--script", keys.to_str().unwrap()]);
-    assert_eq!(resumed.json()["details"]["answers"]["db"]["values"], json!(["sqlite"]));
-}
-
-/// Runs `python3 SCRIPT ask-user ARGS…` (a fixture that drives a pseudo-terminal itself) in the
-/// sandbox and returns what the script reported.
-fn on_pty_script(sb: &Sandbox, script: &str, args: &[&str], env: &[(&str, &std::path::Path)]) -> String {
-    let mut cmd = std::process::Command::new("python3");
-    cmd.arg(script)
-        .arg(bin())
-        .args(args)
-        .current_dir(sb.dir.path())
-        .env("ASK_USER_STORE", sb.store())
-        .env("ASK_USER_CONFIG", sb.path("config.json"))
-        .env("ASK_LOG_DIR", sb.path("logs"))
-        .env("ASK_USER_KEYBOARD_PROBE", "0")
-        .env("TERM", "xterm-256color");
-    for (k, v) in env {
-        cmd.env(k, v);
-    }
-    let out = cmd.output().unwrap();
-    String::from_utf8(out.stdout).unwrap() + &String::from_utf8_lossy(&out.stderr)
-}
-
-/// Issue 14.2, live: a terminal reporting 65535×65535 cells is drawn clamped (1000×1000), so the
-/// form opens and closes normally instead of trying to allocate hundreds of gigabytes.
-#[test]
-fn a_terminal_reporting_65535_by_65535_cells_gets_a_working_form() {
-    let sb = Sandbox::new();
-    let payload = sb.file("p.json", PAYLOAD);
-    let script = format!("{}/fixtures/terminal/huge.py", env!("CARGO_MANIFEST_DIR"));
-    let report = on_pty_script(&sb, &script, &["ask", payload.to_str().unwrap()], &[]);
-    let fields: Vec<&str> = report.split_whitespace().collect();
-    assert_eq!(fields.get(..2), Some(&["exit", "1"][..]), "Esc cancels a clean form: {report}");
-    let rss_kb: u64 = fields[3].parse().unwrap();
-    assert!(rss_kb < 300_000, "peak RSS {rss_kb} KB");
 }
 
 /// Issue 12.22: `ask-user ask` typed in a terminal with nothing piped in says it is waiting for

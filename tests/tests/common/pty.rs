@@ -177,6 +177,15 @@ impl Pty {
         (p.screen().cursor_position(), !p.screen().hide_cursor())
     }
 
+    /// Waits up to 5 s for `ok` to hold of the terminal; `what` names it if it does not.
+    pub fn wait_until(&self, what: &str, ok: impl Fn(&Pty) -> bool) {
+        let start = Instant::now();
+        while !ok(self) {
+            assert!(start.elapsed() < Duration::from_secs(5), "{what}; screen:\n{}", self.screen());
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+
     /// Once the review shows, submits with its double press (`1`, then `1` again).
     pub fn submit_on_the_review(&mut self) {
         self.wait_for("Ready to send?");
@@ -204,4 +213,16 @@ impl Pty {
         let s = p.screen();
         (s.alternate_screen(), s.bracketed_paste(), s.hide_cursor())
     }
+}
+
+/// Sends `signal` (a name, `TERM`, `TSTP`, …) to process `pid`.
+pub fn kill(signal: &str, pid: u32) {
+    let status = std::process::Command::new("kill").args([&format!("-{signal}"), &pid.to_string()]).status();
+    assert!(status.unwrap().success(), "kill -{signal} {pid}");
+}
+
+/// The process's state letter from /proc (`T` stopped, `S` sleeping, `R` running).
+pub fn process_state(pid: u32) -> char {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap();
+    stat.rsplit(") ").next().and_then(|rest| rest.chars().next()).unwrap()
 }

@@ -1,0 +1,160 @@
+//! The real binary in a pseudo-terminal when something outside it acts: signals that end it,
+//! a suspension, a terminal that vanishes or reports an absurd size. The terminal must always
+//! be put back, and the answers kept.
+#![allow(clippy::unwrap_used, clippy::expect_used)] // tests fail loudly by design
+
+mod common;
+
+use common::pty::{Pty, kill, process_state};
+use common::{PAYLOAD, Sandbox, bin};
+use serde_json::json;
+
+const TAB: &str = "\t";
+
+/// The shared two-question payload answered in a `cols`×`rows` terminal ([`Pty::ask`]).
+fn start(sb: &Sandbox, cols: u16, rows: u16) -> Pty {
+    Pty::ask(sb, PAYLOAD, cols, rows, &[], "Which database?")
+}
+
+#[rstest::rstest]
+#[case::term("TERM")]
+#[case::hup("HUP")]
+#[case::int("INT")]
+#[case::quit("QUIT")]
+fn every_signal_restores_the_terminal_and_keeps_answers_for_resume(#[case] signal: &str) {
+    let sb = Sandbox::new();
+    sb.file("p.json", PAYLOAD);
+    let script = format!(
+        "'{}' ask p.json > out.json & echo $! > pid; wait $!; echo \"rc=$?\" > rc; stty -a > stty.txt; sleep 1",
+        bin().display()
+    );
+    let mut pty = Pty::spawn(&sb, &script, 80, 24);
+    pty.wait_for("Which database?");
+    pty.send("2");
+    pty.wait_for("Which extras?");
+    assert_eq!(
+        pty.modes(),
+        (true, true, true),
+        "alternate screen, bracketed paste, hidden cursor while running"
+    );
+    let pid = std::fs::read_to_string(sb.path("pid")).unwrap();
+    kill(signal, pid.trim().parse().unwrap());
+    pty.wait_exit();
+    assert_eq!(std::fs::read_to_string(sb.path("rc")).unwrap().trim(), "rc=5", "SIG{signal}");
+    let stty = std::fs::read_to_string(sb.path("stty.txt")).unwrap();
+    assert!(stty.contains(" icanon") && stty.contains(" echo "), "raw mode left on: {stty}");
+    assert_eq!(pty.modes(), (false, false, false), "alternate screen, paste mode and cursor restored");
+    let resumed = sb.run(&["resume", "--script", sb.file("k", "tab\n1\n1\n").to_str().unwrap()]);
+    assert_eq!(resumed.json()["details"]["answers"]["db"]["values"], json!(["sqlite"]));
+}
+
+/// Raw mode makes Ctrl+Z a key (undo), so SIGTSTP comes from outside (`kill -TSTP`, a host
+/// suspending its child). The form gives the terminal back as it was and stops; continued, it
+/// takes the terminal again and draws itself whole at the size the terminal has by then (a
+/// resize while stopped is recorded), and keys answer it as before. A SIGSTOP it cannot see is
+/// followed by a whole redraw too: whatever was written to the screen meanwhile is gone.
+#[test]
+fn a_suspended_form_gives_the_terminal_back_and_draws_itself_whole_when_continued() {
+    let sb = Sandbox::new();
+    let mut pty = start(&sb, 80, 24);
+    let pid = pty.child.process_id().unwrap();
+    pty.send("2");
+    pty.wait_for("Which extras?");
+    assert!(pty.stty().contains("-icanon"), "raw mode while the form shows");
+
+    kill("TSTP", pid);
+    pty.wait_until("the terminal is given back", |p| p.modes() == (false, false, false));
+    pty.wait_until("the process stops", |_| process_state(pid) == 'T');
+    let stty = pty.stty();
+    assert!(stty.contains(" icanon") && stty.contains(" echo "), "raw mode left on while stopped: {stty}");
+
+    pty.resize(100, 30);
+    kill("CONT", pid);
+    pty.wait_until("the terminal is taken again", |p| p.modes() == (true, true, true));
+    pty.wait_for("Which extras?");
+    assert!(pty.stty().contains("-icanon"), "raw mode again");
+
+    kill("STOP", pid);
+    pty.wait_until("the process stops", |_| process_state(pid) == 'T');
+    std::fs::write(pty.tty_name(), "\x1b[2J\x1b[HSCRIBBLED").unwrap();
+    pty.wait_until("the scribble shows", |p| p.screen().contains("SCRIBBLED"));
+    kill("CONT", pid);
+    pty.wait_until("the form draws itself whole", |p| {
+        !p.screen().contains("SCRIBBLED") && p.screen().contains("Which extras?")
+    });
+
+    pty.send("1");
+    pty.send(TAB);
+    pty.submit_on_the_review();
+    assert_eq!(pty.wait_exit(), 0);
+    assert_eq!(sb.out()["content"][0]["text"], "Database: SQLite\nExtras: CI");
+    assert_eq!(pty.modes(), (false, false, false), "terminal restored");
+    let id = sb.run(&["log", "list"]).stdout.split_whitespace().next().unwrap().to_owned();
+    let log = sb.run(&["log", "show", &id]).stdout;
+    assert!(log.contains("resize 100x30"), "the size found on continuing is recorded:\n{log}");
+}
+
+/// Issue 14.3: a terminal that hangs up while SIGHUP is blocked (some hosts block it) used to
+/// leave the form polling a dead terminal at full speed forever.
+#[test]
+fn a_vanished_terminal_with_sighup_blocked_ends_the_form_at_once_and_keeps_it_resumable() {
+    let sb = Sandbox::new();
+    let payload = sb.file("p.json", PAYLOAD);
+    let script = format!("{}/fixtures/terminal/vanish.py", env!("CARGO_MANIFEST_DIR"));
+    let stderr = sb.path("stderr.txt");
+    let report = on_pty_script(
+        &sb,
+        &script,
+        &["ask", payload.to_str().unwrap(), "--id", "gone"],
+        &[("VANISH_STDERR", &stderr)],
+    );
+    let fields: Vec<&str> = report.split_whitespace().collect();
+    assert_eq!(fields.first(), Some(&"exit"), "{report}");
+    assert_eq!(fields[1], "5", "{report}");
+    let after: f64 = fields[3].parse().unwrap();
+    let cpu: f64 = fields[5].parse().unwrap();
+    assert!(after < 2.0 && cpu < 1.5, "ended {after} s after the hang-up, {cpu} s of CPU");
+    let said = std::fs::read_to_string(&stderr).unwrap();
+    assert_eq!(said.lines().count(), 1, "{said:?}");
+    assert!(said.contains("the terminal went away") && said.contains("ask-user resume"), "{said}");
+
+    // Down was committed before the hang-up: the same id resumes on Postgres → SQLite.
+    let keys = sb.file("keys", "enter\ntab\n1\n1\n");
+    let resumed =
+        sb.run(&["ask", payload.to_str().unwrap(), "--id", "gone", "--script", keys.to_str().unwrap()]);
+    assert_eq!(resumed.json()["details"]["answers"]["db"]["values"], json!(["sqlite"]));
+}
+
+/// Runs `python3 SCRIPT ask-user ARGS…` (a fixture that drives a pseudo-terminal itself) in the
+/// sandbox and returns what the script reported.
+fn on_pty_script(sb: &Sandbox, script: &str, args: &[&str], env: &[(&str, &std::path::Path)]) -> String {
+    let mut cmd = std::process::Command::new("python3");
+    cmd.arg(script)
+        .arg(bin())
+        .args(args)
+        .current_dir(sb.dir.path())
+        .env("ASK_USER_STORE", sb.store())
+        .env("ASK_USER_CONFIG", sb.path("config.json"))
+        .env("ASK_LOG_DIR", sb.path("logs"))
+        .env("ASK_USER_KEYBOARD_PROBE", "0")
+        .env("TERM", "xterm-256color");
+    for (k, v) in env {
+        cmd.env(k, v);
+    }
+    let out = cmd.output().unwrap();
+    String::from_utf8(out.stdout).unwrap() + &String::from_utf8_lossy(&out.stderr)
+}
+
+/// Issue 14.2, live: a terminal reporting 65535×65535 cells is drawn clamped (1000×1000), so the
+/// form opens and closes normally instead of trying to allocate hundreds of gigabytes.
+#[test]
+fn a_terminal_reporting_65535_by_65535_cells_gets_a_working_form() {
+    let sb = Sandbox::new();
+    let payload = sb.file("p.json", PAYLOAD);
+    let script = format!("{}/fixtures/terminal/huge.py", env!("CARGO_MANIFEST_DIR"));
+    let report = on_pty_script(&sb, &script, &["ask", payload.to_str().unwrap()], &[]);
+    let fields: Vec<&str> = report.split_whitespace().collect();
+    assert_eq!(fields.get(..2), Some(&["exit", "1"][..]), "Esc cancels a clean form: {report}");
+    let rss_kb: u64 = fields[3].parse().unwrap();
+    assert!(rss_kb < 300_000, "peak RSS {rss_kb} KB");
+}
