@@ -70,9 +70,8 @@ pub(crate) fn interactive(
         print_result(&ask_engine::fallback_result(session.state().form()))?;
         return Ok(Status::NoTerminal);
     };
-    let size = term.size();
-    if size != session.state().size() {
-        session.push(Event::TerminalResized { size })?;
+    if let Some(resized) = resized(&term, session.state()) {
+        session.push(resized)?;
     }
     // Watch from before the first frame, so an edit made once the form shows is never missed.
     let mut watch = ConfigWatch::new(config);
@@ -127,11 +126,9 @@ pub(crate) fn interactive(
                 // A resize the store refused is not reported again: while writes are refused,
                 // each try first records the size the terminal has now (on its own, so a
                 // refusal needs nothing taken back out of the state).
-                let size = term.size();
-                let caught_up = if unsaved.is_some() && size != session.state().size() {
-                    session.push(Event::TerminalResized { size }).map(drop)
-                } else {
-                    Ok(())
+                let caught_up = match resized(&term, session.state()) {
+                    Some(resized) if unsaved.is_some() => session.push(resized).map(drop),
+                    _ => Ok(()),
                 };
                 match caught_up.and_then(|()| session.push_all(&burst)) {
                     Ok(_) => unsaved = None,
@@ -151,9 +148,10 @@ pub(crate) fn interactive(
                 // Back from a suspension: the terminal may have been resized meanwhile, and
                 // the screen holds whatever the shell left there. (While the store refuses
                 // writes, the next key's try records the size first, as after any resize.)
-                let size = term.size();
-                if unsaved.is_none() && size != session.state().size() {
-                    session.push(Event::TerminalResized { size })?;
+                if let Some(resized) = resized(&term, session.state())
+                    && unsaved.is_none()
+                {
+                    session.push(resized)?;
                 }
                 true
             }
@@ -205,6 +203,14 @@ pub(crate) fn interactive(
     }
     drop(term);
     finish(session.state(), session.id(), report)
+}
+
+/// The resize to record when the terminal's size is not the one the flow holds (a resize the
+/// terminal will not report again: before the first frame, after a suspension, after a
+/// refused write).
+fn resized(term: &LiveTerminal, state: &FlowState) -> Option<Event> {
+    let size = term.size();
+    (size != state.size()).then_some(Event::TerminalResized { size })
 }
 
 /// The footer's warning while keys cannot be saved, naming the keys that leave.
