@@ -89,14 +89,33 @@ impl AskServer {
         self.settings().mcp.presentation.iter().filter_map(|n| Rung::parse(n)).collect()
     }
 
+    /// Runs `f` on tokio's blocking threads. Store calls can wait up to the store's bounded wait
+    /// for another process's transaction, and validation grows with the payload: on the two or
+    /// so workers, a few such calls would stall every other message (a `ping`, a cancellation,
+    /// the progress that keeps a client's timer alive).
+    pub(crate) async fn off_workers<T: Send + 'static>(
+        &self,
+        f: impl FnOnce(&AskServer) -> T + Send + 'static,
+    ) -> Result<T, ErrorData> {
+        let server = self.clone();
+        tokio::task::spawn_blocking(move || f(&server)).await.map_err(internal)
+    }
+
     async fn ask(
         &self,
         request: CallToolRequestParams,
         ctx: &RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
         let raw = Value::Object(request.arguments.clone().unwrap_or_default());
-        let form = match validate(&raw, FormSource::Tool) {
-            Ok(form) => form,
+        // Validation grows with the payload: about 0.1 s at a million options.
+        let (raw, validated) = self
+            .off_workers(move |_| {
+                let validated = validate(&raw, FormSource::Tool);
+                (raw, validated)
+            })
+            .await?;
+        let form = match validated {
+            Ok(form) => Arc::new(form),
             Err(issues) => return Ok(done(ask_engine::invalid_result(issues))),
         };
         // A 2026-07-28 client retrying with the form's answers: the flow id is the request state.
@@ -106,7 +125,7 @@ impl AskServer {
                 serde_json::from_value(reply).map_err(|e| internal(format!("form answer: {e}")))?;
             return self.answered(id, &form, reply).await.map(done);
         }
-        if let Some(id) = self.owed_flow(&form)? {
+        if let Some(id) = self.owed_flow(&form).await? {
             return self.wait_for(&id, &form, ctx).await.map(done);
         }
         let id = ask_storage::new_flow_id("mcp-");
@@ -117,7 +136,8 @@ impl AskServer {
             source: FormSource::Tool,
             flow_id: Some(id.clone()),
         };
-        self.store.save_payload(&self.options.session, &entry).map_err(internal)?;
+        self.off_workers(move |s| s.store.save_payload(&s.options.session, &entry).map_err(internal))
+            .await??;
         for rung in self.rungs() {
             match rung {
                 Rung::Tmux if present::tmux_available() => {
@@ -129,7 +149,7 @@ impl AskServer {
                     return self.by_elicitation(&id, &form, ctx).await;
                 }
                 Rung::Terminal => {
-                    self.record(&id, &form)?;
+                    self.record(&id, &form).await?;
                     return self.in_another_terminal(&id, &form, ctx).await.map(done);
                 }
                 _ => {}
@@ -144,7 +164,7 @@ impl AskServer {
     async fn by_elicitation(
         &self,
         id: &str,
-        form: &Form,
+        form: &Arc<Form>,
         ctx: &RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
         let codex =
@@ -171,22 +191,31 @@ impl AskServer {
     }
 
     /// Feeds the client form's answers through a recorded flow and returns its result.
-    async fn answered(&self, id: &str, form: &Form, reply: ElicitResult) -> Result<ToolResult, ErrorData> {
+    async fn answered(
+        &self,
+        id: &str,
+        form: &Arc<Form>,
+        reply: ElicitResult,
+    ) -> Result<ToolResult, ErrorData> {
         // A retry of a retry: the answers are already recorded.
-        if self.store.flow(id).map_err(internal)?.is_some() {
-            let state = FlowState::replay(&self.store.events(id).map_err(internal)?);
+        let owned = id.to_owned();
+        let recorded = self
+            .off_workers(move |s| match s.store.flow(&owned).map_err(internal)? {
+                Some(_) => Ok(Some(FlowState::replay(&s.store.events(&owned).map_err(internal)?))),
+                None => Ok(None),
+            })
+            .await??;
+        if let Some(state) = recorded {
             return state.result_of(id).ok_or_else(|| internal(format!("flow {id} is still open")));
         }
         let events = match (reply.action, reply.content) {
             (ElicitationAction::Accept, Some(Value::Object(content))) => elicit::events(form, &content),
             _ => elicit::declined(),
         };
-        let store = self.store.clone();
-        let (id, owned, session) = (id.to_owned(), form.clone(), self.options.session.clone());
-        let mut result =
-            tokio::task::spawn_blocking(move || run_headless(&store, &id, owned, &session, events))
-                .await
-                .map_err(internal)??;
+        let (id, owned) = (id.to_owned(), Arc::clone(form));
+        let mut result = self
+            .off_workers(move |s| run_headless(&s.store, &id, owned, &s.options.session, events))
+            .await??;
         if let Some(first) = result.content.first_mut() {
             first.text.push('\n');
             first.text.push_str(&elicit::limits(form));
@@ -203,9 +232,9 @@ fn done(result: ToolResult) -> CallToolResponse {
 }
 
 /// The opening event of a flow this server records.
-pub(crate) fn opening(form: &Form, settings: ask_engine::Settings, notices: Vec<String>) -> Event {
+pub(crate) fn opening(form: Arc<Form>, settings: ask_engine::Settings, notices: Vec<String>) -> Event {
     Event::FlowOpened {
-        form: Arc::new(form.clone()),
+        form,
         settings: Box::new(settings),
         origin: Origin { source: FormSource::Tool, command: "mcp".to_owned() },
         size: Size::default(),
@@ -217,11 +246,11 @@ pub(crate) fn opening(form: &Form, settings: ask_engine::Settings, notices: Vec<
 fn run_headless(
     store: &Store,
     id: &str,
-    form: Form,
+    form: Arc<Form>,
     session: &str,
     events: Vec<Event>,
 ) -> Result<ToolResult, ErrorData> {
-    let opened = opening(&form, elicit::settings(), Vec::new());
+    let opened = opening(form, elicit::settings(), Vec::new());
     let mut flow = DurableFlow::start(store, &FlowRecord::new(id, "mcp", session, now_ms()), opened)
         .map_err(internal)?;
     for event in events {

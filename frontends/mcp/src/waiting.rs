@@ -2,6 +2,7 @@
 //! terminal. The call waits on the shared store, tells the agent it is alive, and — when its
 //! wait ends first — leaves the form open for the repeated call (the store's `owed` table).
 
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use ask_engine::FlowState;
@@ -21,7 +22,12 @@ impl AskServer {
     /// or the same form still waiting — instead of asking a second time. Kept in the store, not
     /// in this process, so that a restart (a client that restarts its servers, a crash) loses
     /// nothing.
-    pub(crate) fn owed_flow(&self, form: &Form) -> Result<Option<String>, ErrorData> {
+    pub(crate) async fn owed_flow(&self, form: &Arc<Form>) -> Result<Option<String>, ErrorData> {
+        let form = Arc::clone(form);
+        self.off_workers(move |s| s.owed_flow_now(&form)).await?
+    }
+
+    fn owed_flow_now(&self, form: &Form) -> Result<Option<String>, ErrorData> {
         let hash = ask_storage::form_hash(form);
         for owed in self.store.owed().map_err(internal)?.into_iter().filter(|o| o.form_hash == hash) {
             let id = owed.id;
@@ -43,21 +49,33 @@ impl AskServer {
     }
 
     /// Records a flow other processes can open (`attach`), with nobody holding it yet.
-    pub(crate) fn record(&self, id: &str, form: &Form) -> Result<(), ErrorData> {
-        let loaded = self.settings();
-        let opened = opening(form, loaded.settings, loaded.notices);
-        let record = FlowRecord::new(id, "mcp", self.options.session.clone(), now_ms());
-        self.store.create_owed_flow(&record, &opened, now_ms()).map_err(internal)?;
-        Ok(())
+    pub(crate) async fn record(&self, id: &str, form: &Arc<Form>) -> Result<(), ErrorData> {
+        let (id, form) = (id.to_owned(), Arc::clone(form));
+        self.off_workers(move |s| {
+            let loaded = s.settings();
+            let opened = opening(form, loaded.settings, loaded.notices);
+            let record = FlowRecord::new(id, "mcp", s.options.session.clone(), now_ms());
+            s.store.create_owed_flow(&record, &opened, now_ms()).map_err(internal)
+        })
+        .await?
+    }
+
+    /// Whether flow `id` has ended (answered, cancelled, timed out).
+    async fn has_ended(&self, id: &str) -> Result<bool, ErrorData> {
+        let id = id.to_owned();
+        self.off_workers(move |s| {
+            Ok(FlowState::replay(&s.store.events(&id).map_err(internal)?).outcome().is_some())
+        })
+        .await?
     }
 
     pub(crate) async fn in_popup(
         &self,
         id: &str,
-        form: &Form,
+        form: &Arc<Form>,
         ctx: &RequestContext<RoleServer>,
     ) -> Result<ToolResult, ErrorData> {
-        self.record(id, form)?;
+        self.record(id, form).await?;
         // The call's wait starts now, also for a call queued behind another's popup: it sends
         // its progress messages and ends at `--wait` while it queues, and a form answered
         // meanwhile with `ask-user attach` returns at once.
@@ -90,7 +108,7 @@ impl AskServer {
                 // in a detached session): the form then waits for `attach`, and the user and
                 // the agent are told so, as on the terminal rung. (It also fails when the form
                 // inside was cancelled; the flow has then ended and nobody needs telling.)
-                let ended = FlowState::replay(&self.store.events(id).map_err(internal)?).outcome().is_some();
+                let ended = self.has_ended(id).await?;
                 if !status.as_ref().is_ok_and(|s| s.success()) && !ended {
                     tracing::warn!(flow = %id, ?status, "tmux popup did not show; waiting for `ask-user attach`");
                     drop(turn); // no popup is up: the next call may try its own
@@ -139,9 +157,17 @@ impl AskServer {
         let mut next_progress = every;
         let mut follower = FlowFollower::new(id);
         loop {
-            let interval = follower.poll(&self.store).map_err(internal)?;
+            let (polled, interval) = self
+                .off_workers(move |s| {
+                    let interval = follower.poll(&s.store);
+                    (follower, interval)
+                })
+                .await?;
+            follower = polled;
+            let interval = interval.map_err(internal)?;
             if let Some(result) = follower.state().result_of(id) {
-                if let Err(e) = self.store.settle(id) {
+                let owned = id.to_owned();
+                if let Err(e) = self.off_workers(move |s| s.store.settle(&owned)).await? {
                     tracing::warn!(flow = %id, error = %e, "could not note the result as returned");
                 }
                 return Ok(result);
