@@ -95,3 +95,29 @@ async fn a_form_a_call_left_open_is_listed_as_waiting_until_its_answers_are_coll
     assert_eq!(collected["answers"]["db"]["values"], json!(["sqlite"]), "{collected}");
     client.cancel().await.unwrap();
 }
+
+/// A call larger than rmcp's default line limit (16 MiB) got no reply at all: the transport
+/// dropped it, and the client waited until its own timeout. `ask-user ask` takes forms that
+/// large, so the server reads messages of up to `ask_mcp::MAX_MESSAGE_BYTES`.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_call_larger_than_16_mib_is_answered() {
+    let sb = Sandbox::new();
+    sb.file("config.json", r#"{"mcp": {"presentation": ["terminal"]}}"#);
+    let client = ().serve(TokioChildProcess::new(mcp_waiting(&sb, "1")).unwrap()).await.unwrap();
+    let preview = "x".repeat(17 << 20);
+    let call = |second: Value| {
+        let payload = json!({"questions": [{"id": "q", "prompt": "Which?", "type": "preview", "options": [
+            {"value": "a", "label": "A", "preview": preview}, second]}]});
+        let call = client.call_tool(
+            CallToolRequestParams::new("ask_user").with_arguments(payload.as_object().unwrap().clone()),
+        );
+        async { tokio::time::timeout(Duration::from_secs(60), call).await.expect("answered").unwrap() }
+    };
+    let invalid = call(json!({"value": "b", "label": "B"})).await.structured_content.unwrap();
+    assert_eq!(invalid["error"]["issues"][0]["path"], "questions[0].options[1].preview", "{invalid}");
+    let open = call(json!({"value": "b", "label": "B", "preview": "b"})).await.structured_content.unwrap();
+    assert_eq!(open["stillOpen"], true, "{open}");
+    let id = open["flowId"].as_str().unwrap();
+    assert!(sb.run(&["log", "list"]).stdout.contains(id), "the large form is recorded");
+    client.cancel().await.unwrap();
+}

@@ -15,11 +15,19 @@ mod waiting;
 
 pub use server::{AskServer, McpOptions};
 
+/// The longest message the server reads (one line of stdio). rmcp's default, 16 MiB, would drop
+/// a larger call without a reply, and the client would wait for one until its own timeout;
+/// `ask-user ask` takes forms of a million options (about 100 MB), so a call may be as large.
+pub const MAX_MESSAGE_BYTES: usize = 256 << 20;
+
 /// Serves the `ask_user` tool on stdin/stdout until the client disconnects.
 pub async fn serve_stdio(options: McpOptions) -> anyhow::Result<()> {
     use rmcp::ServiceExt;
+    use rmcp::transport::async_rw::AsyncRwTransport;
     let server = AskServer::new(options)?;
-    let running = server.serve(rmcp::transport::stdio()).await?;
+    let (stdin, stdout) = rmcp::transport::stdio();
+    let transport = AsyncRwTransport::new_server(stdin, stdout).with_max_line_length(MAX_MESSAGE_BYTES);
+    let running = server.serve(transport).await?;
     running.waiting().await?;
     Ok(())
 }
