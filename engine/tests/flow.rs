@@ -205,6 +205,13 @@ fn d2_review_hint_names_the_key_to_press_again() {
 #[case::d12_open_blank_editor_is_not_dirty("4; ctrl+c", Some(Outcome::Cancelled), None)]
 #[case::d12_note_makes_flow_dirty("n; type \"x\"; enter; esc", None, Some(ExitAction::Cancel))]
 #[case::d12_review_cancel_is_never_guarded("space; shift+tab; 3; 3", Some(Outcome::Cancelled), None)]
+#[case::d13_clean_flow_esc_on_the_review_leaves_at_once("shift+tab; esc", Some(Outcome::Cancelled), None)]
+#[case::d12_dirty_esc_on_the_review_warns("space; shift+tab; esc", None, Some(ExitAction::Cancel))]
+#[case::d12_dirty_second_esc_on_the_review_leaves(
+    "space; shift+tab; esc; esc",
+    Some(Outcome::Cancelled),
+    None
+)]
 #[case::d24_cancel_in_editor_never_counts_as_second_press(
     "space; esc; 4; type \"x\"; esc",
     None,

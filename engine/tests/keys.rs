@@ -213,6 +213,45 @@ fn issue12_1_the_summary_pages_from_the_end_it_was_sent_to(
     assert_eq!(summary_scroll(&on_a_long_review(keys)), expected);
 }
 
+/// `questions` questions answered with option 1, whose label is `answer`, each option 1 also
+/// noted `notes` times over (a note of several lines when `notes` > 1); then `keys` on the
+/// review tab.
+fn on_a_review_of(questions: usize, answer: &str, notes: usize, keys: &str) -> ask_engine::FlowState {
+    let qs: Vec<_> = (1..=questions)
+        .map(|i| {
+            json!({"id": format!("q{i}"), "label": format!("Q{i}"), "prompt": "Pick?",
+            "options": [{"value": "a", "label": answer}, {"value": "b", "label": "B"}]})
+        })
+        .collect();
+    // Alt+Enter starts a new line in a note; Enter saves it.
+    let note = match notes {
+        0 => String::new(),
+        n => format!("n\ntype \"note\"\n{}enter\n", "alt+enter\ntype \"note\"\n".repeat(n - 1)),
+    };
+    let script = format!("{}{keys}", format!("{note}1\n").repeat(questions));
+    let state = common::run_with(&json!({"questions": qs}), &script, ask_engine::Settings::default()).0;
+    assert!(state.on_review() && state.outcome().is_none(), "on the open review");
+    state
+}
+
+/// Issue 12.1: a PageDown lands on the end only when that end is within the next page. The
+/// summary's length is estimated without a width (each entry at least its label, answer and
+/// notes, at 16 cells a line): an estimate short of what is drawn would jump to the end past
+/// lines the person never saw. Each summary here is drawn on 40 lines or more at 16 cells.
+#[rstest]
+#[case::forty_short_answers(40, "Short", 0)]
+#[case::four_answers_of_160_characters(4, &"x".repeat(160), 0)]
+#[case::fourteen_answers_each_noted(14, "Short", 1)]
+#[case::five_answers_with_notes_of_eight_lines(5, "Short", 8)]
+fn issue12_1_a_page_down_never_skips_what_the_summary_draws(
+    #[case] questions: usize,
+    #[case] answer: &str,
+    #[case] notes: usize,
+) {
+    let state = on_a_review_of(questions, answer, notes, "pageDown\npageDown\npageDown");
+    assert_eq!(summary_scroll(&state), ask_engine::SummaryScroll::Top(30));
+}
+
 /// The frontend records where it drew a summary whose position lay past an end
 /// (`SummaryClamped`): from there the position counts from that end, so the next page key moves
 /// it. PageDowns past the drawn end then PageUp: without the record, the PageUp would only use
