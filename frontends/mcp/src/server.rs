@@ -8,10 +8,10 @@ use ask_engine::{Event, FlowState, Origin, Size};
 use ask_schema::{Form, FormSource, ToolResult, validate};
 use ask_storage::{DurableFlow, FlowRecord, PayloadEntry, Store, now_ms, raw_params};
 use rmcp::model::{
-    CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, ElicitRequest,
-    ElicitRequestParams, ElicitResult, ElicitationAction, Implementation, InitializeResult, InputRequest,
-    InputRequests, InputRequiredResult, JsonObject, ListToolsResult, PaginatedRequestParams, ProtocolVersion,
-    ServerCapabilities, Tool,
+    CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, CustomRequest, CustomResult,
+    ElicitRequest, ElicitRequestParams, ElicitResult, ElicitationAction, ErrorCode, Implementation,
+    InitializeResult, InputRequest, InputRequests, InputRequiredResult, JsonObject, ListToolsResult,
+    PaginatedRequestParams, ProtocolVersion, ServerCapabilities, Tool,
 };
 use rmcp::service::{ElicitationMode, RequestContext};
 use rmcp::{ErrorData, RoleServer, ServerHandler};
@@ -297,6 +297,34 @@ impl ServerHandler for AskServer {
             return Err(ErrorData::invalid_params(format!("no tool named {}", request.name), None));
         }
         self.ask(request, &context).await
+    }
+
+    /// rmcp reads a `tools/call` whose `params` it cannot type (arguments that are not an
+    /// object, a name that is not a string) as a call of an unknown method, and would answer
+    /// "method not found: tools/call". A call of `ask_user` is answered by the tool's own
+    /// validation instead, as any other malformed payload is: one `invalid_input` result.
+    async fn on_custom_request(
+        &self,
+        request: CustomRequest,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<CustomResult, ErrorData> {
+        if request.method != "tools/call" {
+            return Err(ErrorData::new(ErrorCode::METHOD_NOT_FOUND, request.method, None));
+        }
+        let params = request.params.unwrap_or(Value::Null);
+        if params.get("name").and_then(Value::as_str) != Some("ask_user") {
+            return Err(ErrorData::invalid_params(
+                "tools/call needs params {\"name\": \"ask_user\", \"arguments\": {…}}",
+                None,
+            ));
+        }
+        let raw = params.get("arguments").cloned().unwrap_or(Value::Null);
+        let issues = match validate(&raw, FormSource::Tool) {
+            Err(issues) => issues,
+            Ok(_) => return Err(internal("arguments rmcp could not read passed validation")),
+        };
+        let result = to_call_result(ask_engine::invalid_result(issues));
+        Ok(CustomResult::new(serde_json::to_value(result).map_err(internal)?))
     }
 }
 

@@ -8,7 +8,7 @@ use ask_engine::{Event, KeyPress};
 use ask_mcp::{AskServer, McpOptions};
 use ask_storage::{DurableFlow, Store};
 use rmcp::model::{
-    CallToolRequestParams, CallToolResult, ClientCapabilities, ClientConfig, ClientRequest,
+    CallToolRequestParams, CallToolResult, ClientCapabilities, ClientConfig, ClientRequest, CustomRequest,
     ElicitRequestParams, ElicitResult, ElicitationAction, Implementation, ProgressNotificationParam, Request,
     ServerResult,
 };
@@ -158,6 +158,29 @@ async fn contract_a_malformed_call_gets_the_structured_invalid_input_result() {
     assert_eq!(d["error"]["kind"], "invalid_input");
     assert!(d["error"]["issues"].as_array().unwrap().len() >= 3, "every issue at once: {d}");
     assert!(text(&result).starts_with("Invalid ask_user payload:"));
+}
+
+/// A `tools/call` whose params rmcp cannot type reaches rmcp as an unknown method. For
+/// `ask_user` the tool's validation answers, as for any other malformed payload (without this,
+/// rmcp answered "method not found: tools/call"); without the tool's name it is a protocol error.
+#[tokio::test]
+async fn contract_arguments_that_are_not_an_object_get_the_invalid_input_result_too() {
+    let s = setup(Client::default(), json!({}), Duration::from_secs(1)).await;
+    let send = |method: &str, params: Value| {
+        let request = ClientRequest::CustomRequest(CustomRequest::new(method.to_owned(), Some(params)));
+        s.client.send_request(request)
+    };
+    for arguments in [json!(5), json!("{\"questions\": []}"), json!([payload()]), json!(true)] {
+        let reply = send("tools/call", json!({"name": "ask_user", "arguments": arguments})).await;
+        // A client reads it as any tool result.
+        let Ok(ServerResult::CallToolResult(result)) = reply else { panic!("{arguments}: {reply:?}") };
+        assert_eq!(details(&result)["error"]["issues"][0]["message"], "payload must be a JSON object");
+        assert!(text(&result).starts_with("Invalid ask_user payload:"), "{arguments}");
+    }
+    let nameless = send("tools/call", json!({"name": 5, "arguments": {}})).await.unwrap_err();
+    assert!(nameless.to_string().contains("tools/call needs params"), "{nameless}");
+    let unknown = send("nope", json!({})).await.unwrap_err();
+    assert!(unknown.to_string().contains("-32601"), "{unknown}");
 }
 
 #[tokio::test]
