@@ -159,6 +159,12 @@ fn d21_blank_confirm_reopens_and_never_advances() {
     Some(Outcome::Elaborated),
     None
 )]
+#[case::d2_up_moves_the_review_cursor_back(
+    "shift+tab; down; down; up; enter",
+    Some(Outcome::Elaborated),
+    None
+)]
+#[case::d2_up_stops_at_submit("shift+tab; down; up; up; enter", Some(Outcome::Submitted), None)]
 #[case::d2_review_cursor_starts_on_submit(
     "shift+tab; down; down; tab; shift+tab; enter",
     Some(Outcome::Submitted),
@@ -294,6 +300,14 @@ fn d29_overlay_keys_are_fixed_and_toggle_in_contract_order() {
     assert!(s.overlay().is_some_and(|o| o.focus == 3));
 }
 
+#[rstest]
+#[case::down_goes_round_to_the_first("?; down; down; down; down", 0)]
+#[case::modified_arrows_do_nothing("?; alt+down; shift+down; ctrl+up", 0)]
+fn d29_the_overlay_focus_goes_round_and_ignores_modified_keys(#[case] steps: &str, #[case] focus: usize) {
+    let s = go(steps, Settings::default());
+    assert!(s.overlay().is_some_and(|o| o.focus == focus), "{:?}", s.overlay());
+}
+
 #[test]
 fn d29_toggle_in_overlay_reports_a_save_effect() {
     let mut state = run3("?", Settings::default());
@@ -373,6 +387,32 @@ fn contract_settings_command_is_the_overlay_alone_and_closing_ends_it() {
     assert!(fx.completed.is_some());
 }
 
+#[test]
+fn the_opening_event_gives_the_state_its_size_and_notices() {
+    let size = ask_engine::Size { width: 100, height: 30 };
+    let mut s = ask_engine::FlowState::default();
+    s.apply(&ask_engine::Event::FlowOpened {
+        form: common::form_of(&common::form3()).into(),
+        settings: Box::default(),
+        origin: ask_engine::Origin::tool(),
+        size,
+        notices: vec!["config.json: ui.theme is not a theme".to_owned()],
+    });
+    assert_eq!(s.size(), size);
+    assert_eq!(s.notices(), ["config.json: ui.theme is not a theme"]);
+}
+
+#[rstest]
+#[case::on_the_review("1; tab; tab")]
+#[case::in_the_settings_overlay("1; ?")]
+fn a_paste_where_nothing_takes_text_changes_nothing(#[case] steps: &str) {
+    let mut s = go(steps, Settings::default());
+    assert!(s.on_review() || s.overlay().is_some());
+    let before = s.clone();
+    s.apply(&ask_engine::Event::TextPasted { text: "pasted".into() });
+    assert_eq!(s, before);
+}
+
 mod file_references {
     use super::*;
     use ask_engine::{Event, KeyPress};
@@ -408,6 +448,33 @@ mod file_references {
         key(&mut s, "tab");
         assert_eq!(s.editor().map(|e| e.buffer.text()), Some("see @src/lib.rs "));
         assert!(s.completion().is_none());
+    }
+
+    /// Up and Down go round the list: Up from the first path is the last one.
+    #[rstest]
+    #[case::down_then_up("down; up", "@a.rs ")]
+    #[case::up_from_the_first("up", "@c.rs ")]
+    #[case::down_round_to_the_first("down; down; down", "@a.rs ")]
+    #[case::up_round_twice("up; up", "@b.rs ")]
+    fn arrows_go_round_the_offered_paths(#[case] keys: &str, #[case] inserted: &str) {
+        let mut s = go("4", Settings::default());
+        typed(&mut s, "@");
+        let items = ["a.rs", "b.rs", "c.rs"].map(str::to_owned).to_vec();
+        s.apply(&Event::CompletionsOffered { query: String::new(), items });
+        for k in keys.split("; ") {
+            key(&mut s, k);
+        }
+        key(&mut s, "tab");
+        assert_eq!(s.editor().map(|e| e.buffer.text()), Some(inserted));
+    }
+
+    #[test]
+    fn typing_on_while_paths_are_offered_goes_into_the_editor() {
+        let mut s = go("4", Settings::default());
+        typed(&mut s, "@sr");
+        offer(&mut s, "sr");
+        assert_eq!(typed(&mut s, "c"), ["src"], "the query grows");
+        assert_eq!(s.editor().map(|e| e.buffer.text()), Some("@src"));
     }
 
     #[test]

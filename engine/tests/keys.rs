@@ -305,6 +305,23 @@ fn a_preview_drawn_from_above_pages_from_the_line_drawn(
     assert_eq!(scroll(&state), after_page_up);
 }
 
+/// Issue 12.6: on a question without previews PageUp/PageDown move the cursor ten options at a
+/// time, Home and End to the first option and the custom row.
+#[rstest]
+#[case::page_down("pageDown", 10)]
+#[case::page_down_twice_then_up("pageDown\npageDown\npageUp", 10)]
+#[case::page_up_at_the_top("pageUp", 0)]
+#[case::page_up_short_of_a_page("down\ndown\ndown\npageUp", 0)]
+#[case::home("pageDown\npageDown\nhome", 0)]
+#[case::end_is_the_custom_row("end", 25)]
+fn issue12_6_page_keys_move_through_a_long_option_list(#[case] keys: &str, #[case] cursor: usize) {
+    let options: Vec<_> =
+        (1..=25).map(|i| json!({"value": format!("o{i}"), "label": format!("Option {i}")})).collect();
+    let raw = json!({"questions": [{"id": "a", "prompt": "Which?", "options": options}]});
+    let (state, _) = common::run_with(&raw, keys, ask_engine::Settings::default());
+    assert_eq!(state.cursor(), cursor);
+}
+
 /// The keys that leave a form are its cancel and dismiss bindings, as remapped: what a runtime
 /// whose store refuses writes lets end the run.
 #[rstest]

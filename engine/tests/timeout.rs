@@ -128,10 +128,21 @@ fn spec13_1_resumed_goes_on_where_it_stopped_and_replays_the_same() {
 fn spec13_1_resumed_on_a_flow_that_did_not_time_out_changes_nothing() {
     let (mut state, _) = common::run_with(&common::form3(), "esc", Settings::default());
     let before = state.clone();
-    state.apply(&Event::FlowResumed);
+    let fx = state.apply(&Event::FlowResumed);
     assert_eq!(state, before);
+    assert_eq!(fx.completed, None, "a flow that ended before does not end again");
     let (mut open, _) = common::run_with(&common::form3(), "1", Settings::default());
     let before = open.clone();
     open.apply(&Event::FlowResumed);
     assert_eq!(open, before);
+}
+
+/// `ask-user settings` (the settings overlay alone) has no answers to time out: it stays open.
+#[test]
+fn spec13_1_the_settings_command_never_times_out() {
+    let mut state = FlowState::default();
+    state.apply(&common::opened(ask_schema::Form { title: None, questions: vec![] }, Settings::default()));
+    let fx = state.apply(&Event::TimedOut { seconds: 30 });
+    assert_eq!((state.outcome(), fx.completed), (None, None));
+    assert!(state.overlay().is_some());
 }
