@@ -8,13 +8,11 @@
 
 mod common;
 
-use std::io::{BufRead, BufReader, Write};
-use std::process::{Child, Stdio};
-use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
 use ask_schema::sample::Stream;
-use common::{PAYLOAD, Sandbox, bin};
+use common::raw_mcp::RawMcp;
+use common::{PAYLOAD, Sandbox};
 use serde_json::{Value, json};
 
 const MESSAGES: usize = 150;
@@ -122,42 +120,19 @@ fn line(s: &mut Stream) -> String {
 
 /// Runs one session of `MESSAGES` lines from `seed`.
 fn session(sb: &Sandbox, seed: u64) -> Session {
-    let mut child: Child = std::process::Command::new(bin())
-        .args(["mcp", "--wait", "1"])
-        .current_dir(sb.dir.path())
-        .env("ASK_USER_STORE", sb.store())
-        .env("ASK_USER_CONFIG", sb.path("config.json"))
-        .env("ASK_LOG_DIR", sb.path(&format!("logs-{seed}")))
-        .env_remove("TMUX")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let (tx, rx) = mpsc::channel();
-    let stdout = child.stdout.take().unwrap();
-    std::thread::spawn(move || {
-        for l in BufReader::new(stdout).lines().map_while(Result::ok) {
-            let _ = tx.send(l);
-        }
-    });
-    let mut stdin = child.stdin.take().unwrap();
-    let init = json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
-        "protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "hostile", "version": "1"}}});
-    writeln!(stdin, "{init}\n{}", json!({"jsonrpc": "2.0", "method": "notifications/initialized"})).unwrap();
+    let mut server = RawMcp::start(sb, "1", &format!("logs-{seed}"), &[]);
     let mut s = Stream::new(seed);
     let mut calls = Vec::new();
     for i in 0..MESSAGES as u64 {
         if s.below(6) == 0 {
             let id = 1_000_000 + i;
             calls.push(id);
-            writeln!(stdin, "{}", tool_call(&mut s, id)).unwrap();
+            server.write_line(&tool_call(&mut s, id));
         } else {
-            writeln!(stdin, "{}", line(&mut s)).unwrap();
+            server.write_line(&line(&mut s));
         }
     }
-    writeln!(stdin, "{}", json!({"jsonrpc": "2.0", "id": "final", "method": "ping"})).unwrap();
-    stdin.flush().unwrap();
+    server.send(&json!({"jsonrpc": "2.0", "id": "final", "method": "ping"}));
 
     // Every reply, until the final ping and every tool call are answered (the valid calls wait
     // 1 s, `--wait 1`, and then answer that the form stays open) or 30 s have passed.
@@ -169,14 +144,12 @@ fn session(sb: &Sandbox, seed: u64) -> Session {
     };
     while !done(&replies) {
         let Some(left) = deadline.checked_duration_since(Instant::now()) else { break };
-        let Ok(l) = rx.recv_timeout(left) else { break };
+        let Ok(l) = server.lines.recv_timeout(left) else { break };
         let reply = serde_json::from_str(&l)
             .unwrap_or_else(|e| panic!("seed {seed}: the server wrote a line that is not JSON ({e}): {l}"));
         replies.push(reply);
     }
-    drop(stdin);
-    let output = child.wait_with_output().unwrap();
-    let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
+    let (code, stderr) = server.finish();
     let ping: Vec<&Value> = replies.iter().filter(|r| r["id"] == "final").collect();
     assert!(
         matches!(ping.as_slice(), [r] if r["result"] == json!({})),
@@ -189,7 +162,7 @@ fn session(sb: &Sandbox, seed: u64) -> Session {
             "seed {seed}: tool call {id} must get one result, got {answers:?}"
         );
     }
-    Session { code: output.status.code(), stderr, replies }
+    Session { code, stderr, replies }
 }
 
 struct Session {

@@ -90,6 +90,7 @@ impl Sandbox {
 }
 
 pub mod pty;
+pub mod raw_mcp;
 
 /// Two questions: `db` single (Postgres, SQLite), `extras` multi (CI, Docker, Lint).
 pub const PAYLOAD: &str = r#"{"title":"Setup","questions":[
