@@ -154,6 +154,9 @@ fn in_a_kitty_terminal_kitty_encoded_keys_mean_the_same_as_legacy_ones() {
     pty.send("\x1b[110;2u"); // kitty shift+n: the question-note key, like a legacy "N"
     pty.wait_for("Question note:");
     pty.send("kitty");
+    pty.send("\x1b[13;2u"); // kitty Shift+Enter: a newline, as Alt+Enter
+    pty.send("twoo");
+    pty.send("\x1b[127;2u"); // kitty Shift+Backspace: deletes, as Backspace
     pty.send("\x1b[13u"); // kitty Enter: saves the note
     pty.wait_for("✎ kitty");
     pty.send("\x1b[27u"); // kitty Esc: the flow is dirty, so it warns
@@ -161,7 +164,7 @@ fn in_a_kitty_terminal_kitty_encoded_keys_mean_the_same_as_legacy_ones() {
     pty.send("\x1b[27u");
     assert_eq!(pty.wait_exit(), 1);
     assert_eq!(pty.count(b"\x1b[<1u"), 2, "and popped on exit");
-    assert_eq!(sb.out()["details"]["answers"]["db"]["note"], "kitty");
+    assert_eq!(sb.out()["details"]["answers"]["db"]["note"], "kitty\ntwo");
 }
 
 #[test]

@@ -90,8 +90,12 @@ fn edit(buffer: &mut crate::editor::TextBuffer, key: KeyPress, wrap: Option<usiz
     }
     let ctrl = key.mods == Modifiers::CTRL;
     let alt = key.mods == Modifiers::ALT;
-    match (key.code, key.mods.is_empty()) {
-        (KeyCode::Enter, _) if alt => buffer.insert_char('\n'),
+    let shift = key.mods == Modifiers::SHIFT;
+    // The editor has no selection, so Shift adds nothing to Backspace, Delete or a movement key:
+    // under the kitty keyboard protocol a Shift held on from a capital would otherwise make
+    // them do nothing. Shift+Enter is a newline, as in chat boxes.
+    match (key.code, key.mods.is_empty() || shift) {
+        (KeyCode::Enter, _) if alt || shift => buffer.insert_char('\n'),
         (KeyCode::Backspace, true) => buffer.backspace(),
         (KeyCode::Backspace, _) if alt || ctrl => buffer.delete_word_back(),
         (KeyCode::Delete, true) => buffer.delete(),
