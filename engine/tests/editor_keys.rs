@@ -41,8 +41,9 @@ fn edited(keys: &str) -> String {
 #[case::shift_adds_nothing_to_arrows("shift+left; shift+left; shift+right", "alpha beta gamm|a")]
 #[case::shift_adds_nothing_to_home_and_end("shift+home; shift+end; shift+home", "|alpha beta gamma")]
 #[case::other_modifiers_do_nothing(
-    "ctrl+alt+left; alt+home; ctrl+end; ctrl+delete; alt+x",
-    "alpha beta gamma|"
+    "alt+left; ctrl+alt+left; ctrl+alt+right; ctrl+alt+backspace; alt+home; ctrl+end; ctrl+delete; alt+x; \
+     alt+a; alt+e; alt+w; alt+u; ctrl+b; ctrl+f",
+    "alpha beta |gamma"
 )]
 fn d28_editing_keys(#[case] keys: &str, #[case] text: &str) {
     assert_eq!(edited(keys), text);

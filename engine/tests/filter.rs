@@ -34,7 +34,11 @@ fn fruits() -> Value {
 
 /// The labels of the rows shown on the active question, the highlighted one marked `>`.
 fn shown(script: &str) -> Vec<String> {
-    let (state, _) = common::run_with(&fruits(), script, Settings::default());
+    shown_in(&fruits(), script)
+}
+
+fn shown_in(raw: &Value, script: &str) -> Vec<String> {
+    let (state, _) = common::run_with(raw, script, Settings::default());
     let Body::Question(q) = state.view().body else { panic!("on a question") };
     q.rows
         .iter()
@@ -55,6 +59,11 @@ fn shown(script: &str) -> Vec<String> {
 #[case::no_match_leaves_the_custom_row_without_opening_it("/\ntype \"zzz\"", &[">Type your own"])]
 #[case::escape_clears_the_filter("/\ntype \"berry\"\nesc", &["Apple", "Apricot", "Banana", ">Blackberry", "Blueberry", "Cherry", "Date", "Fig", "Grape", "Kiwi", "Lemon", "Lime", "Type your own"])]
 #[case::enter_keeps_the_filter_and_arrows_still_skip("/\ntype \"rr\"\nenter\ndown", &["Blackberry", ">Blueberry", "Cherry", "Type your own"])]
+#[case::up_moves_back_among_the_rows_shown("/\ntype \"berry\"\ndown\nup", &[">Blackberry", "Blueberry", "Type your own"])]
+#[case::page_down_moves_ten_rows_shown("/\npageDown", &["Apple", "Apricot", "Banana", "Blackberry", "Blueberry", "Cherry", "Date", "Fig", "Grape", "Kiwi", ">Lemon", "Lime", "Type your own"])]
+#[case::page_up_moves_back_ten("/\npageDown\ndown\npageUp", &["Apple", ">Apricot", "Banana", "Blackberry", "Blueberry", "Cherry", "Date", "Fig", "Grape", "Kiwi", "Lemon", "Lime", "Type your own"])]
+#[case::page_down_counts_only_rows_shown("/\ntype \"a\"\npageDown", &["Apple", "Apricot", "Banana", "Blackberry", "Date", "Grape", ">Type your own"])]
+#[case::ctrl_letters_are_not_query("/\nctrl+b\nalt+b", &[">Apple", "Apricot", "Banana", "Blackberry", "Blueberry", "Cherry", "Date", "Fig", "Grape", "Kiwi", "Lemon", "Lime", "Type your own"])]
 fn spec12_7_filter_rows(#[case] script: &str, #[case] rows: &[&str]) {
     assert_eq!(shown(script), rows);
 }
@@ -111,4 +120,17 @@ fn spec12_7_the_footer_offers_the_filter_on_a_long_list() {
     let hints: Vec<String> =
         state.view().footer.unwrap().iter().map(|h| format!("{} {}", h.key, h.action)).collect();
     assert_eq!(hints, ["type filter", "↑↓ move", "Enter keep filter", "Esc clear filter"]);
+}
+
+/// A word the label lacks may be in the description; every word must be in one or the other.
+#[rstest]
+#[case::a_word_in_the_description("sql", &[">Postgres", "SQLite", "Type your own"])]
+#[case::one_word_in_each("postgres relational", &[">Postgres", "Type your own"])]
+#[case::a_word_in_neither("postgres cache", &[">Type your own"])]
+fn spec12_7_the_filter_reads_descriptions_too(#[case] query: &str, #[case] rows: &[&str]) {
+    let raw = json!({"questions": [{"id": "db", "prompt": "Which store?", "options": [
+        {"value": "pg", "label": "Postgres", "description": "Relational, SQL"},
+        {"value": "sqlite", "label": "SQLite", "description": "A file"},
+        {"value": "redis", "label": "Redis", "description": "Key-value cache"}]}]});
+    assert_eq!(shown_in(&raw, &format!("/\ntype \"{query}\"")), rows);
 }

@@ -60,6 +60,20 @@ fn spec13_3_undo_texts(#[case] script: &str, #[case] custom: &str, #[case] note:
     assert_eq!((c.as_str(), n.as_str()), (custom, note), "{script}");
 }
 
+/// Saving what was already saved is not a step: undo then takes back the step before it.
+#[rstest]
+#[case::an_option_note_saved_unchanged("tab\nn\ntype \"fast\"\nenter\nn\nenter\nctrl+z", vec![], "")]
+#[case::a_single_choice_confirmed_again("1\nshift+tab\nenter\nshift+tab\nctrl+z", vec![], "")]
+fn spec13_3_saving_the_same_again_is_not_a_step(
+    #[case] script: &str,
+    #[case] lang: Vec<usize>,
+    #[case] alpha_note: &str,
+) {
+    let state = run(script);
+    let (l, _, _, _, n) = answers(&state);
+    assert_eq!((l, n.as_str()), (lang, alpha_note), "{script}");
+}
+
 #[test]
 fn spec13_3_undo_inside_an_editor_is_left_to_the_editor() {
     // ctrl+z while typing changes nothing saved and is not an undo of the last step.

@@ -204,9 +204,14 @@ impl FlowState {
             return self.open_editor(EditorTarget::Answer);
         }
         if !multi && let Some(qs) = self.questions.get_mut(self.tab) {
-            qs.clear_selection();
-            qs.set_custom_selected(false);
-            qs.set_selected(row, true);
+            // Confirming the choice already made changes nothing, so it is no undo step either
+            // (clearing and selecting it again would be one that Ctrl+Z "takes back" in vain).
+            let already = !qs.custom_selected() && qs.selected_indices().eq([row]);
+            if !already {
+                qs.clear_selection();
+                qs.set_custom_selected(false);
+                qs.set_selected(row, true);
+            }
         }
         self.enter_tab(self.tab + 1);
     }
