@@ -60,7 +60,7 @@ mod state;
 
 pub use editor::TextBuffer;
 pub use event::{Event, Origin, Size, SummaryEdge};
-pub use fold::Effects;
+pub use fold::{Effects, PAGE};
 pub use key::{KeyCode, KeyParseError, KeyPress, Modifiers};
 pub use project::outcomes::{fallback_result, id_conflict_result, invalid_result};
 pub use project::review::ReviewEntry;

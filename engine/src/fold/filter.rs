@@ -3,6 +3,7 @@
 //! custom row is always shown. Nothing is deselected and the result's indices stay the
 //! declared positions: the filter only decides what is drawn and where the cursor may go.
 
+use super::PAGE;
 use super::navigation::{Nav, nav_of};
 use crate::key::{KeyCode, KeyPress, Modifiers};
 use crate::state::{Filter, FlowState};
@@ -36,7 +37,8 @@ impl FlowState {
             None if key == km.cancel => self.filter = None,
             None if key == km.confirm => filter.editing = false,
             None if key.mods.is_empty() && matches!(key.code, KeyCode::PageUp | KeyCode::PageDown) => {
-                let delta = if key.code == KeyCode::PageUp { -10 } else { 10 };
+                let page = PAGE as isize;
+                let delta = if key.code == KeyCode::PageUp { -page } else { page };
                 self.cursor_to(self.step(delta));
             }
             None if key == KeyPress::plain(KeyCode::Backspace) => {

@@ -11,6 +11,10 @@ mod overlay;
 mod review;
 mod undo;
 
+/// How many options PageUp and PageDown move the cursor on a question without previews (and
+/// how many lines they scroll a preview or the review's summary).
+pub const PAGE: usize = 10;
+
 use crate::event::Event;
 use crate::key::KeyPress;
 use crate::settings::Toggle;

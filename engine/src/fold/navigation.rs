@@ -1,5 +1,6 @@
 //! Navigation on a question tab: tabs, the option cursor, selecting, toggling, opening editors.
 
+use super::PAGE;
 use crate::editor::TextBuffer;
 use crate::key::{KeyCode, KeyPress, Modifiers};
 use crate::settings::Action;
@@ -56,11 +57,11 @@ impl FlowState {
         let has_preview = self.current().is_some_and(|(q, _)| q.kind == QuestionType::Preview);
         if key.mods.is_empty() {
             match key.code {
-                KeyCode::PageUp if !has_preview => return self.move_cursor_to(self.step(-10)),
-                KeyCode::PageDown if !has_preview => return self.move_cursor_to(self.step(10)),
-                KeyCode::PageUp => return self.preview_scroll = self.preview_scroll.saturating_sub(10),
+                KeyCode::PageUp if !has_preview => return self.move_cursor_to(self.step(-(PAGE as isize))),
+                KeyCode::PageDown if !has_preview => return self.move_cursor_to(self.step(PAGE as isize)),
+                KeyCode::PageUp => return self.preview_scroll = self.preview_scroll.saturating_sub(PAGE),
                 KeyCode::PageDown => {
-                    let next = self.preview_scroll + 10;
+                    let next = self.preview_scroll + PAGE;
                     return self.preview_scroll = next.min(self.preview_lines_up_to(next));
                 }
                 KeyCode::Home => return self.move_cursor_to(self.first_shown()),

@@ -1,5 +1,6 @@
 //! Keys on the review tab: the action cursor and the (double-press) 1/2/3 shortcuts (D2, D17, D23).
 
+use super::PAGE;
 use super::navigation::{is_question_mark, nav_of};
 use crate::key::{KeyCode, KeyPress};
 use crate::settings::Action;
@@ -39,7 +40,6 @@ impl FlowState {
     /// length, so the frontend would have drawn that end anyway. Only a page away from the end
     /// it is counted from measures the summary (that lays out every line).
     fn page_summary(&self, down: bool) -> SummaryScroll {
-        const PAGE: usize = 10;
         let passes_far_end = |n: usize| n.saturating_add(PAGE) >= self.review_lines();
         match (self.summary_scroll, down) {
             (SummaryScroll::Top(n), false) => SummaryScroll::Top(n.saturating_sub(PAGE)),

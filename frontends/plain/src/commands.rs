@@ -72,11 +72,6 @@ fn key(code: KeyCode) -> Event {
 pub fn events(command: &Command, state: &FlowState) -> Result<Vec<Event>, String> {
     let km = state.settings().keymaps;
     let mut out = Vec::new();
-    // From any row to row `n` (0-based) without selecting anything on the way.
-    let go_to = |out: &mut Vec<Event>, n: usize| {
-        out.push(key(KeyCode::Home));
-        out.extend((0..n).map(|_| key(KeyCode::Down)));
-    };
     let typed = |out: &mut Vec<Event>, text: &str| {
         // Whatever the editor held goes first (ctrl+u clears to the start of its line).
         out.push(Event::key(KeyPress::new(KeyCode::Char('u'), Modifiers::CTRL)));
@@ -100,6 +95,19 @@ pub fn events(command: &Command, state: &FlowState) -> Result<Vec<Event>, String
         };
     }
     let Some((q, qs)) = state.current() else { return Err("No question is showing.".into()) };
+    // `n` rows down without selecting anything on the way: a page at a time where PageDown
+    // pages the list, which is on a question without previews (it scrolls a preview instead).
+    let paged = q.kind != QuestionType::Preview;
+    let down = |out: &mut Vec<Event>, n: usize| {
+        let (pages, rest) = if paged { (n / ask_engine::PAGE, n % ask_engine::PAGE) } else { (0, n) };
+        out.extend((0..pages).map(|_| key(KeyCode::PageDown)));
+        out.extend((0..rest).map(|_| key(KeyCode::Down)));
+    };
+    // From any row to row `n` (0-based).
+    let go_to = |out: &mut Vec<Event>, n: usize| {
+        out.push(key(KeyCode::Home));
+        down(out, n);
+    };
     let rows = q.declared_rows();
     let check = |n: usize| {
         if (1..=rows).contains(&n) {
@@ -133,7 +141,7 @@ pub fn events(command: &Command, state: &FlowState) -> Result<Vec<Event>, String
                     if qs.is_selected(i) != wanted.contains(&i) {
                         match at {
                             None => go_to(&mut out, i),
-                            Some(from) => out.extend((from..i).map(|_| key(KeyCode::Down))),
+                            Some(from) => down(&mut out, i - from),
                         }
                         at = Some(i);
                         out.push(Event::key(km.toggle));
