@@ -37,9 +37,7 @@ impl FlowState {
             None if key == km.cancel => self.filter = None,
             None if key == km.confirm => filter.editing = false,
             None if key.mods.is_empty() && matches!(key.code, KeyCode::PageUp | KeyCode::PageDown) => {
-                let page = PAGE as isize;
-                let delta = if key.code == KeyCode::PageUp { -page } else { page };
-                self.cursor_to(self.step(delta));
+                self.cursor_to(self.page_step(key.code == KeyCode::PageUp));
             }
             None if key == KeyPress::plain(KeyCode::Backspace) => {
                 filter.query.pop();
@@ -97,6 +95,12 @@ impl FlowState {
             left -= 1;
         }
         row
+    }
+
+    /// The row a page up or down from the cursor, among the rows shown.
+    pub(super) fn page_step(&self, up: bool) -> usize {
+        let page = PAGE as isize;
+        self.step(if up { -page } else { page })
     }
 
     /// The first row shown (the custom row when nothing matches).

@@ -5,7 +5,6 @@ use crate::editor::TextBuffer;
 use crate::key::{KeyCode, KeyPress, Modifiers};
 use crate::settings::Action;
 use crate::state::{Editor, EditorTarget, ExitAction, FlowState, Overlay, ReviewAction, SummaryScroll};
-use ask_schema::QuestionType;
 
 /// Fixed navigation keys (never configurable).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -52,13 +51,13 @@ impl FlowState {
         if let Some(d) = key.digit() {
             return self.digit(d as usize);
         }
-        // PageUp/PageDown scroll the preview where there is one, else page the option list
-        // (issue 12.6), ten rows at a time.
-        let has_preview = self.current().is_some_and(|(q, _)| q.kind == QuestionType::Preview);
+        // PageUp/PageDown scroll the preview where there is one, else page the option list.
+        let pages = self.pages_options();
         if key.mods.is_empty() {
             match key.code {
-                KeyCode::PageUp if !has_preview => return self.move_cursor_to(self.step(-(PAGE as isize))),
-                KeyCode::PageDown if !has_preview => return self.move_cursor_to(self.step(PAGE as isize)),
+                KeyCode::PageUp | KeyCode::PageDown if pages => {
+                    return self.move_cursor_to(self.page_step(key.code == KeyCode::PageUp));
+                }
                 KeyCode::PageUp => return self.preview_scroll = self.preview_scroll.saturating_sub(PAGE),
                 KeyCode::PageDown => {
                     let next = self.preview_scroll + PAGE;

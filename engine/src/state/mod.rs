@@ -287,6 +287,12 @@ impl FlowState {
     pub fn on_review(&self) -> bool {
         self.tab >= self.form.questions.len()
     }
+    /// Whether PageUp and PageDown move the cursor a page of options ([`crate::PAGE`]) on the
+    /// active question: on one without previews (issue 12.6); on a preview question they scroll
+    /// the preview instead.
+    pub fn pages_options(&self) -> bool {
+        self.current().is_some_and(|(q, _)| q.kind != ask_schema::QuestionType::Preview)
+    }
     /// The active question and its saved state, unless the review tab is active.
     pub fn current(&self) -> Option<(&Question, &QuestionState)> {
         Some((self.form.questions.get(self.tab)?, self.questions.get(self.tab)?))

@@ -96,8 +96,8 @@ pub fn events(command: &Command, state: &FlowState) -> Result<Vec<Event>, String
     }
     let Some((q, qs)) = state.current() else { return Err("No question is showing.".into()) };
     // `n` rows down without selecting anything on the way: a page at a time where PageDown
-    // pages the list, which is on a question without previews (it scrolls a preview instead).
-    let paged = q.kind != QuestionType::Preview;
+    // pages the list (it scrolls a preview instead).
+    let paged = state.pages_options();
     let down = |out: &mut Vec<Event>, n: usize| {
         let (pages, rest) = if paged { (n / ask_engine::PAGE, n % ask_engine::PAGE) } else { (0, n) };
         out.extend((0..pages).map(|_| key(KeyCode::PageDown)));
