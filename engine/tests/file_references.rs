@@ -43,6 +43,8 @@ fn offered_paths_are_chosen_with_arrows_and_inserted_with_tab() {
     key(&mut s, "tab");
     assert_eq!(s.editor().map(|e| e.buffer.text()), Some("see @src/lib.rs "));
     assert!(s.completion().is_none());
+    typed(&mut s, "and");
+    assert_eq!(s.editor().map(|e| e.buffer.text()), Some("see @src/lib.rs and"), "typing goes on after it");
 }
 
 /// Up and Down go round the list: Up from the first path is the last one.

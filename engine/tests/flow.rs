@@ -24,6 +24,7 @@ fn go(steps: &str, settings: Settings) -> ask_engine::FlowState {
 #[case::d14_tab_wraps_from_review_to_first("tab; tab; tab; tab", 0)]
 #[case::d15_enter_after_last_question_goes_to_review("tab; tab; enter", 3)]
 #[case::d15_multi_digit_does_not_advance("tab; 2", 1)]
+#[case::a_typed_tab_is_the_tab_key("type \"\\t\"", 1)]
 fn contract_tabs_move_between_tabs(#[case] steps: &str, #[case] tab: usize) {
     assert_eq!(go(steps, Settings::default()).tab(), tab);
 }
@@ -391,6 +392,7 @@ fn contract_settings_command_is_the_overlay_alone_and_closing_ends_it() {
 fn the_opening_event_gives_the_state_its_size_and_notices() {
     let size = ask_engine::Size { width: 100, height: 30 };
     let mut s = ask_engine::FlowState::default();
+    assert!(!s.is_opened(), "a log without its opening event is not a form to resume");
     s.apply(&ask_engine::Event::FlowOpened {
         form: common::form_of(&common::form3()).into(),
         settings: Box::default(),
@@ -398,6 +400,7 @@ fn the_opening_event_gives_the_state_its_size_and_notices() {
         size,
         notices: vec!["config.json: ui.theme is not a theme".to_owned()],
     });
+    assert!(s.is_opened());
     assert_eq!(s.size(), size);
     assert_eq!(s.notices(), ["config.json: ui.theme is not a theme"]);
 }

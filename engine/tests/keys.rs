@@ -22,6 +22,8 @@ use serde_json::json;
 #[case("alt+enter", "alt+enter")]
 #[case::modifier_order_is_canonical("super+alt+shift+ctrl+x", "ctrl+shift+alt+super+x")]
 #[case("f12", "f12")]
+#[case("insert", "insert")]
+#[case::alias_ins("ins", "insert")]
 #[case::plus_key("+", "+")]
 #[case::ctrl_plus("ctrl++", "ctrl++")]
 #[case("?", "?")]
@@ -38,6 +40,8 @@ fn spec7_key_ids_normalize(#[case] id: &str, #[case] canonical: &str) {
 #[case("ctrl+")]
 #[case("hyper+x")]
 #[case("enterr")]
+#[case::a_bare_space(" ")]
+#[case::a_control_character("\u{7}")]
 fn spec7_unsupported_key_ids_are_errors(#[case] id: &str) {
     assert!(KeyPress::parse(id).is_err());
 }
@@ -48,6 +52,10 @@ fn legacy_and_kitty_shift_n_are_the_same_key() {
     let kitty = KeyPress::new(KeyCode::Char('n'), Modifiers::SHIFT);
     assert_eq!(legacy, kitty);
     assert_eq!(legacy.typed_char(), Some('N'));
+    // Legacy terminals also report Shift alongside the capital letter.
+    let both = KeyPress::new(KeyCode::Char('N'), Modifiers::SHIFT);
+    assert_eq!(both, kitty);
+    assert_eq!(both.typed_char(), Some('N'));
 }
 
 #[test]

@@ -138,8 +138,10 @@ pub fn layout_near(text: &str, cursor: usize, max: usize, rows: usize) -> (Vec<S
 
 fn layout_range(text: &str, lines: Range<usize>, cursor: usize, max: usize) -> (Vec<String>, (usize, usize)) {
     let mut cell = None;
+    // Each position is told once; a cursor inside a grapheme (no buffer puts one there) is
+    // never told, and shows at the start of the last row.
     let mut rows = lay_out(text, lines, max, |offset, at| {
-        if offset == cursor && cell.is_none() {
+        if offset == cursor {
             cell = Some(at);
         }
     });
@@ -179,7 +181,7 @@ mod tests {
     use proptest::prelude::*;
     use unicode_segmentation::UnicodeSegmentation;
 
-    use super::{layout_near, layout_range, lines_near, row_move, row_move_in};
+    use super::{lay_out, layout_near, layout_range, lines_near, row_move, row_move_in};
 
     /// The whole text laid out: what the windowed layout and moves are held to.
     fn layout(text: &str, cursor: usize, max: usize) -> (Vec<String>, (usize, usize)) {
@@ -196,6 +198,16 @@ mod tests {
     }
 
     proptest! {
+        /// Every cursor position (each grapheme's start and the text's end) is told once, in
+        /// order: a cursor has one cell, and a row's positions run left to right.
+        #[test]
+        fn every_cursor_position_is_told_once_in_order((text, _) in text_and_cursor(), max in 2usize..12) {
+            let mut told = Vec::new();
+            lay_out(&text, 0..text.len(), max, |offset, _| told.push(offset));
+            let positions: Vec<usize> = text.grapheme_indices(true).map(|(i, _)| i).chain([text.len()]).collect();
+            prop_assert_eq!(told, positions);
+        }
+
         /// The rows around the cursor are the whole text's rows from the window's first line
         /// on, with the cursor on the same one; the window holds `rows` rows above and below
         /// the cursor's, or reaches the text's edge.
@@ -267,6 +279,9 @@ mod tests {
         assert_eq!(layout("abcd efgh", 5, 4).1, (1, 0));
         // A word longer than a line still breaks inside it.
         assert_eq!(layout("a abcdefghij", 0, 5).0, lines(&["a ", "abcde", "fghij"]));
+        // A pasted tab is shown as four spaces; in a narrower editor it overflows its row
+        // rather than leave an empty row above it.
+        assert_eq!(layout("\tx", 0, 3).0, lines(&["    ", "x"]));
     }
 
     #[test]

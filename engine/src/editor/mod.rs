@@ -230,6 +230,15 @@ mod tests {
         assert_eq!(b.cursor(), 2);
         b.vertical(false, None);
         assert_eq!(b.cursor(), 7);
+        // Between middle lines: onto a shorter line, its end (not into the next line); from
+        // the third line up, the second line's column.
+        let mut b = TextBuffer::with_text("abc\nde\nfgh");
+        b.cursor = 3;
+        b.vertical(false, None);
+        assert_eq!(b.cursor(), 6, "abc| → de|");
+        b.cursor = 8;
+        b.vertical(true, None);
+        assert_eq!(b.cursor(), 5, "f|gh → d|e");
     }
 
     /// With the width the editor was drawn at, Up and Down move by the rows on screen: a long

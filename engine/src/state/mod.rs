@@ -231,10 +231,6 @@ impl FlowState {
     pub fn cursor(&self) -> usize {
         self.cursor
     }
-    /// How far the preview pane is scrolled, in lines.
-    pub fn preview_scroll(&self) -> usize {
-        self.preview_scroll
-    }
     /// The open editor, if any.
     pub fn editor(&self) -> Option<&Editor> {
         self.editor.as_ref()
@@ -251,10 +247,6 @@ impl FlowState {
     pub fn last_step(&self) -> Option<&UndoStep> {
         self.done.last()
     }
-    /// The highlighted review action.
-    pub fn review_cursor(&self) -> ReviewAction {
-        self.review_cursor
-    }
     /// The review shortcut waiting for its second press.
     pub fn armed(&self) -> Option<ReviewAction> {
         self.armed
@@ -270,10 +262,6 @@ impl FlowState {
     /// How the flow ended, once it has.
     pub fn outcome(&self) -> Option<Outcome> {
         self.outcome
-    }
-    /// The last failed settings save.
-    pub fn save_error(&self) -> Option<&str> {
-        self.save_error.as_deref()
     }
     /// Whether a `FlowOpened` event has been folded.
     pub fn is_opened(&self) -> bool {

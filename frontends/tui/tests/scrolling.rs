@@ -97,6 +97,31 @@ fn paging_back_after_paging_past_the_end_moves_at_once(
     assert!(after.contains("more · PgDn"), "{after}");
 }
 
+/// The same from the other end: after End, PageUp pressed more times than the summary has
+/// pages records the top once a frame draws it there, and the first PageDown after any number
+/// of extra presses moves at once.
+#[rstest]
+fn paging_down_after_paging_up_past_the_top_moves_at_once(
+    #[values((100, 12), (50, 20))] size: (u16, u16),
+    #[values(1, 3, 6)] extra: usize,
+) {
+    let (width, height) = size;
+    let answered = "1\n".repeat(8);
+    let (frames, _) = common::drive_live(&long_answers(), &answered, width, height);
+    let top = frames.last().unwrap().clone();
+    let at_end = format!("{answered}end\n");
+    let (frames, _) =
+        common::drive_live(&long_answers(), &format!("{at_end}{}", "pageUp\n".repeat(20)), width, height);
+    let reach = frames[9..].iter().position(|f| *f == top).expect("PageUp reaches the top") + 1;
+    let script = format!("{at_end}{}pageDown", "pageUp\n".repeat(reach + extra));
+    let (frames, recorded) = common::drive_live(&long_answers(), &script, width, height);
+    assert!(recorded >= 1, "reaching the top by PageUp past the drawn summary is recorded");
+    let (before, after) = (&frames[frames.len() - 2], &frames[frames.len() - 1]);
+    assert_eq!(before, &top, "the extra PageUps stay at the top");
+    assert_ne!(after, before, "the first PageDown moves the summary\n{after}");
+    assert!(after.contains("more · PgUp"), "{after}");
+}
+
 /// A preview of 45 lines, every seventh of them long enough to wrap, with or without a
 /// description above it.
 fn wrapping_preview(described: bool) -> Value {
