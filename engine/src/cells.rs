@@ -58,7 +58,18 @@ mod tests {
     #[case::tab("a\tb", false, "a    b")]
     #[case::c1_control("a\u{9b}b", false, "a�b")]
     #[case::non_ascii_printable("héllo 世界", false, "héllo 世界")]
+    #[case::spaces_beside_a_control("a b\u{7}", false, "a b␇")]
     fn sanitize_shows_control_characters_inert(#[case] text: &str, #[case] keep: bool, #[case] shown: &str) {
         assert_eq!(sanitize(text, keep), shown);
+    }
+
+    /// Text with nothing to make inert is borrowed, not copied: every label, preview line and
+    /// editor row goes through here on every frame.
+    #[rstest::rstest]
+    #[case::kept_newlines("a\nb", true)]
+    #[case::non_ascii("héllo 世界", false)]
+    #[case::non_ascii_with_kept_newlines("世\n界", true)]
+    fn clean_text_is_not_copied(#[case] text: &str, #[case] keep: bool) {
+        assert!(matches!(sanitize(text, keep), Cow::Borrowed(_)));
     }
 }

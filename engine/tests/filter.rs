@@ -122,6 +122,27 @@ fn spec12_7_the_footer_offers_the_filter_on_a_long_list() {
     assert_eq!(hints, ["type filter", "↑↓ move", "Enter keep filter", "Esc clear filter"]);
 }
 
+/// The filter is offered where the rows are many: past the nine digit keys, or more than the
+/// terminal shows with the form around them.
+#[rstest]
+#[case::nine_in_a_tall_terminal(9, 40, false)]
+#[case::ten_in_a_tall_terminal(10, 40, true)]
+#[case::five_that_fit(5, 15, false)]
+#[case::five_in_a_short_terminal(5, 14, true)]
+fn spec12_7_the_filter_is_offered_where_the_rows_are_many(
+    #[case] options: usize,
+    #[case] height: u16,
+    #[case] offered: bool,
+) {
+    let options: Vec<Value> =
+        (0..options).map(|i| json!({"value": format!("v{i}"), "label": format!("Option {i}")})).collect();
+    let raw = json!({"questions":[{"id":"q","prompt":"Which?","options":options}]});
+    let (state, _) = common::run_with(&raw, &format!("resize 80 {height}"), Settings::default());
+    let hints: Vec<String> =
+        state.view().footer.unwrap().iter().map(|h| format!("{} {}", h.key, h.action)).collect();
+    assert_eq!(hints.contains(&"/ filter".to_owned()), offered, "{hints:?}");
+}
+
 /// A word the label lacks may be in the description; every word must be in one or the other.
 #[rstest]
 #[case::a_word_in_the_description("sql", &[">Postgres", "SQLite", "Type your own"])]

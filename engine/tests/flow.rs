@@ -405,6 +405,23 @@ fn the_opening_event_gives_the_state_its_size_and_notices() {
     assert_eq!(s.notices(), ["config.json: ui.theme is not a theme"]);
 }
 
+/// Problems with the config file show as one line over the form, counting the others; `?`
+/// shows them all.
+#[rstest]
+#[case::one(&["ui.theme is not a theme"], "Config: ui.theme is not a theme · ? shows details")]
+#[case::three(&["a", "b", "c"], "Config: a (+2 more) · ? shows details")]
+fn config_notices_show_as_one_line(#[case] notices: &[&str], #[case] line: &str) {
+    let mut s = ask_engine::FlowState::default();
+    s.apply(&ask_engine::Event::FlowOpened {
+        form: common::form_of(&common::form3()).into(),
+        settings: Box::default(),
+        origin: ask_engine::Origin::tool(),
+        size: ask_engine::Size::default(),
+        notices: notices.iter().map(|n| (*n).to_owned()).collect(),
+    });
+    assert_eq!(s.view().notice.as_deref(), Some(line));
+}
+
 #[rstest]
 #[case::on_the_review("1; tab; tab")]
 #[case::in_the_settings_overlay("1; ?")]

@@ -97,6 +97,27 @@ fn spec13_3_undo_on_a_question_tab_shows_the_question_it_changed() {
     "Ctrl+Z takes back: Feat: note on “Alpha”: “fast”"
 )]
 #[case::deselected("tab\nspace\nspace\ntab\ntab", "Ctrl+Z takes back: Feat: deselected “Alpha”")]
+#[case::own_answer("4\ntype \"Zig\"\nenter\ntab\ntab", "Ctrl+Z takes back: Lang: your own answer “Zig”")]
+#[case::own_answer_cleared(
+    "4\ntype \"Zig\"\nenter\nshift+tab\n4\nctrl+u\nenter\nshift+tab",
+    "Ctrl+Z takes back: Lang: cleared your own answer"
+)]
+#[case::own_answer_deselected(
+    "tab\ndown\ndown\ndown\ntype \"Zig\"\nenter\nspace\ntab\ntab",
+    "Ctrl+Z takes back: Feat: deselected your own answer"
+)]
+#[case::question_note(
+    "shift+n\ntype \"why\"\nenter\nshift+tab",
+    "Ctrl+Z takes back: Lang: question note “why”"
+)]
+#[case::question_note_deleted(
+    "shift+n\ntype \"why\"\nenter\nshift+n\nctrl+u\nenter\nshift+tab",
+    "Ctrl+Z takes back: Lang: deleted the question note"
+)]
+#[case::option_note_deleted(
+    "tab\nn\ntype \"fast\"\nenter\nn\nctrl+u\nenter\ntab\ntab",
+    "Ctrl+Z takes back: Feat: deleted the note on “Alpha”"
+)]
 fn spec13_3_the_review_tab_says_what_undo_takes_back(#[case] script: &str, #[case] said: &str) {
     let state = run(script);
     assert!(state.on_review(), "{script}");

@@ -74,9 +74,9 @@ impl FlowState {
             hints.push(hint(km.cancel.label(), "clear filter"));
         } else {
             // The filter is offered where the rows are many: past the digit keys, or more
-            // than a screen holds.
+            // than a screen holds (every question has at least one).
             let rows = self.custom_row();
-            if rows > 0 && (rows > 9 || rows + 10 > usize::from(self.size.height)) {
+            if rows > 9 || rows + 10 > usize::from(self.size.height) {
                 hints.push(hint(km.filter.label(), "filter"));
             }
             hints.push(hint(km.cancel.label(), "cancel"));
