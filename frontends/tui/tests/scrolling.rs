@@ -72,54 +72,39 @@ fn long_answers() -> Value {
     serde_json::from_str(include_str!("../../../tests/fixtures/payloads/long-answers.json")).unwrap()
 }
 
-/// PageDown pressed more times than the summary has pages: the frame that drew it at its end
-/// records so (`SummaryClamped`), and the first PageUp after any number of extra presses shows
-/// the page above the end — no dead presses while an overshoot nobody saw is used up.
+/// PageDown pressed more times than the summary has pages (or PageUp, after End): the frame
+/// that drew it at its edge records so (`SummaryClamped`), and the first press back after any
+/// number of extra presses moves the summary — no dead presses while an overshoot nobody saw
+/// is used up.
 #[rstest]
-fn paging_back_after_paging_past_the_end_moves_at_once(
+fn paging_back_after_paging_past_an_edge_moves_at_once(
     #[values((100, 12), (50, 20))] size: (u16, u16),
     #[values(1, 3, 6)] extra: usize,
+    #[values(false, true)] up: bool,
 ) {
     let (width, height) = size;
     let answered = "1\n".repeat(8);
-    let (frames, _) = common::drive_live(&long_answers(), &format!("{answered}end"), width, height);
-    let end = frames.last().unwrap().clone();
-    // How many PageDowns reach the end, then `extra` more.
+    // Where the presses start, the frame at the edge they go past, the key pressed past it,
+    // the key back, and what the page after one press back offers.
+    let (start, at_edge, past, back, offers) = if up {
+        (format!("{answered}end\n"), answered.clone(), "pageUp\n", "pageDown", "more · PgUp")
+    } else {
+        (answered.clone(), format!("{answered}end"), "pageDown\n", "pageUp", "more · PgDn")
+    };
+    let (frames, _) = common::drive_live(&long_answers(), &at_edge, width, height);
+    let edge = frames.last().unwrap().clone();
+    // How many presses reach the edge, then `extra` more.
     let (frames, _) =
-        common::drive_live(&long_answers(), &format!("{answered}{}", "pageDown\n".repeat(20)), width, height);
-    let reach = frames[8..].iter().position(|f| *f == end).expect("PageDown reaches the end") + 1;
-    let script = format!("{answered}{}pageUp", "pageDown\n".repeat(reach + extra));
+        common::drive_live(&long_answers(), &format!("{start}{}", past.repeat(20)), width, height);
+    let first = start.lines().count();
+    let reach = frames[first..].iter().position(|f| *f == edge).expect("the presses reach the edge") + 1;
+    let script = format!("{start}{}{back}", past.repeat(reach + extra));
     let (frames, recorded) = common::drive_live(&long_answers(), &script, width, height);
-    assert!(recorded >= 1, "reaching the end by PageDown past the drawn summary is recorded");
+    assert!(recorded >= 1, "reaching the edge by paging past the drawn summary is recorded");
     let (before, after) = (&frames[frames.len() - 2], &frames[frames.len() - 1]);
-    assert_eq!(before, &end, "the extra PageDowns stay at the end");
-    assert_ne!(after, before, "the first PageUp moves the summary\n{after}");
-    assert!(after.contains("more · PgDn"), "{after}");
-}
-
-/// The same from the other end: after End, PageUp pressed more times than the summary has
-/// pages records the top once a frame draws it there, and the first PageDown after any number
-/// of extra presses moves at once.
-#[rstest]
-fn paging_down_after_paging_up_past_the_top_moves_at_once(
-    #[values((100, 12), (50, 20))] size: (u16, u16),
-    #[values(1, 3, 6)] extra: usize,
-) {
-    let (width, height) = size;
-    let answered = "1\n".repeat(8);
-    let (frames, _) = common::drive_live(&long_answers(), &answered, width, height);
-    let top = frames.last().unwrap().clone();
-    let at_end = format!("{answered}end\n");
-    let (frames, _) =
-        common::drive_live(&long_answers(), &format!("{at_end}{}", "pageUp\n".repeat(20)), width, height);
-    let reach = frames[9..].iter().position(|f| *f == top).expect("PageUp reaches the top") + 1;
-    let script = format!("{at_end}{}pageDown", "pageUp\n".repeat(reach + extra));
-    let (frames, recorded) = common::drive_live(&long_answers(), &script, width, height);
-    assert!(recorded >= 1, "reaching the top by PageUp past the drawn summary is recorded");
-    let (before, after) = (&frames[frames.len() - 2], &frames[frames.len() - 1]);
-    assert_eq!(before, &top, "the extra PageUps stay at the top");
-    assert_ne!(after, before, "the first PageDown moves the summary\n{after}");
-    assert!(after.contains("more · PgUp"), "{after}");
+    assert_eq!(before, &edge, "the extra presses stay at the edge");
+    assert_ne!(after, before, "the first press back moves the summary\n{after}");
+    assert!(after.contains(offers), "{after}");
 }
 
 /// A preview of 45 lines, every seventh of them long enough to wrap, with or without a
