@@ -183,12 +183,14 @@ impl FlowState {
         let tab = self.tab;
         let Some(qs) = self.questions.get_mut(tab) else { return };
         if row < custom {
-            let on = !qs.is_selected(row);
-            if !multi {
-                qs.clear_selection();
-                qs.set_custom_selected(false);
+            match (multi, qs.is_selected(row)) {
+                (true, on) => qs.set_selected(row, !on),
+                (false, false) => qs.choose(row),
+                (false, true) => {
+                    qs.clear_selection();
+                    qs.set_custom_selected(false);
+                }
             }
-            qs.set_selected(row, on);
         } else if multi && !qs.custom_text().is_empty() {
             let on = !qs.custom_selected();
             qs.set_custom_selected(on);
@@ -204,14 +206,7 @@ impl FlowState {
             return self.open_editor(EditorTarget::Answer);
         }
         if !multi && let Some(qs) = self.questions.get_mut(self.tab) {
-            // Confirming the choice already made changes nothing, so it is no undo step either
-            // (clearing and selecting it again would be one that Ctrl+Z "takes back" in vain).
-            let already = !qs.custom_selected() && qs.selected_indices().eq([row]);
-            if !already {
-                qs.clear_selection();
-                qs.set_custom_selected(false);
-                qs.set_selected(row, true);
-            }
+            qs.choose(row);
         }
         self.enter_tab(self.tab + 1);
     }

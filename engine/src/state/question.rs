@@ -111,6 +111,17 @@ impl QuestionState {
         }
     }
 
+    /// Makes declared option `i` the one choice (no other option, not the custom row), as a
+    /// single-select question holds it. Records nothing when that already holds: confirming the
+    /// choice already made is no undo step that Ctrl+Z would "take back" in vain.
+    pub(crate) fn choose(&mut self, i: usize) {
+        if self.custom_selected || !self.selected_indices().eq([i]) {
+            self.clear_selection();
+            self.set_custom_selected(false);
+            self.set_selected(i, true);
+        }
+    }
+
     pub(crate) fn clear_selection(&mut self) {
         if !self.selected.is_empty() {
             let was = self.selected_indices().collect();
