@@ -30,6 +30,18 @@ fn previews_are_said_line_by_line_up_to_ten_lines() {
     assert!(!said.contains("line 11"), "{said}");
 }
 
+/// Ten lines are said whole, with no line about more.
+#[test]
+fn a_preview_of_exactly_ten_lines_is_said_whole() {
+    let ten: Vec<String> = (1..=10).map(|i| format!("line {i}")).collect();
+    let form = json!({"questions":[{"id":"cfg","label":"Config","type":"preview","prompt":"How?","options":[
+        {"value":"ten","label":"Ten","preview":ten.join("\n")}]}]});
+    let (_, said) = answered(opened_on(&form), &["q"]);
+    assert!(said.contains("   Preview of 1, 10 lines:\n"), "{said}");
+    assert!(said.contains("     line 10\n2. Type your own"), "{said}");
+    assert!(!said.contains("more lines"), "{said}");
+}
+
 #[test]
 fn p_and_a_number_reads_a_whole_preview_and_changes_nothing() {
     let lines = ["p 2", "p 3", "p", "1", "p 1", "r", "p 1", "1"];

@@ -85,6 +85,32 @@ fn a_refusal_the_flow_cannot_recover_from_ends_the_run_at_once() {
     assert!(!said.contains("Not saved"), "{said}");
 }
 
+/// A flow that says nothing about recording is taken to record again after a refusal: the
+/// refused line is said and the conversation goes on.
+#[test]
+fn a_flow_records_again_unless_it_says_otherwise() {
+    struct RefusesFirst(Memory, bool);
+    impl Flow for RefusesFirst {
+        fn state(&self) -> &FlowState {
+            &self.0.0
+        }
+        fn push(&mut self, events: &[Event]) -> Result<(), String> {
+            if std::mem::replace(&mut self.1, false) {
+                return Err("the disk is full".into());
+            }
+            self.0.push(events)
+        }
+    }
+    let mut flow = RefusesFirst(Memory(opened("single-database.json")), true);
+    let mut said = Vec::new();
+    let ended = run(std::io::Cursor::new(b"2\n2\n1".to_vec()), &mut said, &mut flow, None).unwrap();
+    assert_eq!(ended, Ended::Completed);
+    assert_eq!(
+        String::from_utf8(said).unwrap().matches("Not saved, so not applied: the disk is full").count(),
+        1
+    );
+}
+
 /// After a refusal only `q` ends the run, as the refusal line says: any other line refused
 /// again is said again, even one whose first key is the cancel binding because it closes an
 /// editor first (a flow resumed with an option note editor open).

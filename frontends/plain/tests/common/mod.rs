@@ -29,10 +29,15 @@ pub fn opened(example: &str) -> FlowState {
     opened_on(&serde_json::from_str(&text).unwrap())
 }
 
-/// A flow opened on `raw`.
+/// A flow opened on `raw`, an `ask_user` call.
 pub fn opened_on(raw: &serde_json::Value) -> FlowState {
+    opened_from(raw, FormSource::Tool)
+}
+
+/// A flow opened on `raw` from `source` (free-form questions come only from `/answer`).
+pub fn opened_from(raw: &serde_json::Value, source: FormSource) -> FlowState {
     let mut state = FlowState::default();
-    state.apply(&Event::opened(validate(raw, FormSource::Tool).unwrap()));
+    state.apply(&Event::opened(validate(raw, source).unwrap()));
     state
 }
 
