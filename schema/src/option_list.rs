@@ -208,6 +208,9 @@ mod tests {
         assert!(list.iter().nth(n).is_none());
         // Equal to the same options held as one run, and serialized as one JSON array.
         assert_eq!(list, OptionList::from(items(0, n)));
+        assert_eq!(list, items(0, n).into_iter().collect::<OptionList>());
+        // A failed assertion shows the options as a vector of them would be shown.
+        assert_eq!(format!("{list:?}"), format!("{:?}", items(0, n)));
         assert_eq!(serde_json::to_value(&list).unwrap(), serde_json::to_value(items(0, n)).unwrap());
         let back: OptionList = serde_json::from_value(serde_json::to_value(&list).unwrap()).unwrap();
         assert_eq!(back, list);

@@ -275,6 +275,19 @@ mod tests {
         With { n: u8 },
     }
 
+    /// Everything but a skipped value is serde_json's own reading: an enum variant in its map
+    /// form, a type read differently by human-readable formats, and the error a wrong type gets.
+    #[test]
+    fn other_requests_are_passed_on_unchanged() {
+        assert_eq!(super::from_str::<Kind>(r#"{"Plain":null}"#).unwrap(), Kind::Plain);
+        assert!(super::from_str::<Kind>(r#"{"Plain":5}"#).is_err());
+        let ip: std::net::IpAddr = super::from_str(r#""127.0.0.1""#).unwrap();
+        assert!(ip.is_loopback());
+        let wrong = super::from_str::<Outer>(r#"{"name":5}"#).unwrap_err().to_string();
+        assert_eq!(wrong, serde_json::from_str::<Outer>(r#"{"name":5}"#).unwrap_err().to_string());
+        assert!(wrong.contains("expected a string"), "{wrong}");
+    }
+
     /// Wherever an unknown field sits — at the top, inside an option, a list, a map value or an
     /// enum's variant — typed reading through `from_str` accepts a text exactly when parsing it
     /// as a `Value` does, and reads the same fields as plain serde_json when both accept.

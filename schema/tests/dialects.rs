@@ -37,6 +37,20 @@ fn codexs_request_user_input_shape_is_accepted() {
     assert_eq!(q.options.iter().map(|o| o.value.as_str()).collect::<Vec<_>>(), ["Minimal", "Refactor"]);
 }
 
+/// What a dialect payload says in our words is kept: its `type`, an option's own `value` beside
+/// its label; and a header starting with punctuation still gives a plain id.
+#[test]
+fn a_dialect_question_keeps_our_fields_it_carries() {
+    let raw = json!({"questions": [
+        {"question": "Which layout?", "header": "(New) layout", "type": "preview",
+         "options": [{"value": "grid", "label": "Grid", "preview": "[][]"}, {"label": "List", "preview": "-"}]}
+    ]});
+    let form = validate(&raw, FormSource::Tool).unwrap();
+    let q = &form.questions[0];
+    assert_eq!((q.id.as_str(), q.kind), ("new_layout", QuestionType::Preview));
+    assert_eq!(q.options.iter().map(|o| o.value.as_str()).collect::<Vec<_>>(), ["grid", "List"]);
+}
+
 #[test]
 fn plain_string_options_and_missing_headers_still_give_a_form() {
     let raw = json!({"questions": [{"question": "Tabs or spaces?", "options": ["Tabs", "Spaces"]}]});

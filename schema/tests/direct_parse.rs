@@ -24,7 +24,9 @@ fn example(name: &str) -> String {
 fn every_example_takes_the_fast_path_to_the_same_form(#[case] file: &str) {
     let text = example(file);
     let fast = direct_form(&text, FormSource::Tool).expect("a valid payload in our shape is read directly");
-    assert_eq!(Ok(fast), tree(&text, FormSource::Tool));
+    assert_eq!(Ok(&fast), tree(&text, FormSource::Tool).as_ref());
+    // By the strict reader itself: serde's reader behind it would give the same form, slower.
+    assert_eq!(strict_form(&text, FormSource::Tool, usize::MAX).as_ref(), Some(&fast));
 }
 
 /// Texts the fast path must hand to the tree validator (each is refused, or accepted only after
@@ -76,17 +78,29 @@ fn refused_or_rewritten_payloads_fall_back(#[case] text: &str) {
     agrees(text);
 }
 
+/// Valid payloads read without a tree: by the strict reader where it knows every field, else by
+/// serde's reader behind it (unknown fields).
 #[rstest]
-#[case::escaped_key(r#"{"questions":[{"id":"a","prompt":"P","options":[{"val\u0075e":"x","label":"L"}]}]}"#)]
-#[case::escaped_text(r#"{"questions":[{"id":"a\t","prompt":"Line\none \"q\"","options":[{"value":"\u00e9","label":" L\u00a0"}]}]}"#)]
-#[case::nulls_are_absent(r#"{"title":null,"questions":[{"id":"a","label":null,"type":null,"required":null,"prompt":"P","options":[{"value":"x","label":"L","description":null,"preview":null}]}]}"#)]
-#[case::unknown_fields_ignored(r#"{"x":[1,{"y":2}],"questions":[{"id":"a","prompt":"P","z":null,"options":[{"value":"x","label":"L","w":{}}]}]}"#)]
-#[case::unknown_fields_with_a_surrogate_pair_and_a_large_number(
-    r#"{"questions":[{"id":"a","prompt":"P","weight":1e300,"options":[{"value":"x","label":"L","note":"\ud83d\ude00"}]}]}"#
+#[case::escaped_key(
+    r#"{"questions":[{"id":"a","prompt":"P","options":[{"val\u0075e":"x","label":"L"}]}]}"#,
+    true
 )]
-fn valid_payloads_with_escapes_and_nulls_take_the_fast_path(#[case] text: &str) {
+#[case::escaped_text(r#"{"questions":[{"id":"a\t","prompt":"Line\none \"q\"","options":[{"value":"\u00e9","label":" L\u00a0"}]}]}"#, true)]
+#[case::nulls_are_absent(r#"{"title":null,"questions":[{"id":"a","label":null,"type":null,"required":null,"prompt":"P","options":[{"value":"x","label":"L","description":null,"preview":null}]}]}"#, true)]
+#[case::every_field_given(r#"{"title":"T","questions":[{"id":"a","label":"A","type":"multi","required":true,"prompt":"P","options":[{"value":"x","label":"L","description":"D"}]},{"id":"b","label":"B","type":"preview","required":false,"prompt":"Q","options":[{"value":"y","label":"M","preview":"fn main() {}"}]}]}"#, true)]
+#[case::unknown_fields_ignored(r#"{"x":[1,{"y":2}],"questions":[{"id":"a","prompt":"P","z":null,"options":[{"value":"x","label":"L","w":{}}]}]}"#, false)]
+#[case::unknown_fields_beside_required(r#"{"questions":[{"id":"a","prompt":"P","required":false,"z":1,"options":[{"value":"x","label":"L"}]},{"id":"b","prompt":"Q","required":true,"options":[{"value":"y","label":"M"}]}]}"#, false)]
+#[case::unknown_fields_with_a_surrogate_pair_and_a_large_number(
+    r#"{"questions":[{"id":"a","prompt":"P","weight":1e300,"options":[{"value":"x","label":"L","note":"\ud83d\ude00"}]}]}"#, false
+)]
+fn valid_payloads_with_escapes_and_nulls_take_the_fast_path(
+    #[case] text: &str,
+    #[case] strict_reads_it: bool,
+) {
     let fast = direct_form(text, FormSource::Tool).expect("read directly");
-    assert_eq!(Ok(fast), tree(text, FormSource::Tool));
+    assert_eq!(Ok(&fast), tree(text, FormSource::Tool).as_ref());
+    let strict = strict_form(text, FormSource::Tool, usize::MAX);
+    assert_eq!(strict.as_ref(), strict_reads_it.then_some(&fast), "{text}");
 }
 
 /// The strict reader itself (not serde's reader behind it) reads these texts as the tree
@@ -113,8 +127,14 @@ fn freeform_marker_is_direct_only_alone_on_answer_forms() {
     assert!(direct_form(alone, FormSource::AnswerExtraction).is_some_and(|f| f.questions[0].is_freeform()));
     let beside = r#"{"questions":[{"id":"a","prompt":"P","options":[{"value":"f","label":"T","freeform":true},{"value":"g","label":"G"}]}]}"#;
     assert!(direct_form(beside, FormSource::AnswerExtraction).is_none());
+    // Beside a field the strict reader does not know, serde's reader reads the marker.
+    let unknown = r#"{"questions":[{"id":"a","prompt":"P","z":1,"options":[{"value":"f","label":"T","freeform":true}]},{"id":"b","prompt":"Q","options":[{"value":"g","label":"G","freeform":false}]}]}"#;
+    assert!(strict_form(unknown, FormSource::AnswerExtraction, usize::MAX).is_none());
+    let form = direct_form(unknown, FormSource::AnswerExtraction).expect("read by serde's reader");
+    assert_eq!((form.questions[0].is_freeform(), form.questions[1].is_freeform()), (true, false));
     agrees(alone);
     agrees(beside);
+    agrees(unknown);
 }
 
 /// Payloads of many options, read with the second thread started at the first `{` past the

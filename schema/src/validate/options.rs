@@ -112,33 +112,32 @@ impl Validator {
             value: value?.into(),
             label: label?.into(),
             description: description.map(Into::into),
-            preview: preview.ok()?.map(Into::into),
+            preview: preview.map(Into::into),
             freeform,
         })
     }
 
-    /// `Err` when the option is invalid; `Ok(None)` when it simply has no preview.
+    /// The option's preview, if it has one; a bad or missing one is recorded as an issue (which
+    /// refuses the form, so what the option is built with then does not matter).
     fn preview(
         &mut self,
         obj: &Map<String, Value>,
         at: &dyn Fn(&str) -> String,
         who: &dyn Fn(&str) -> String,
         kind: QuestionType,
-    ) -> Result<Option<String>, ()> {
+    ) -> Option<String> {
         if kind != QuestionType::Preview {
-            let before = self.issues.len();
-            let p = self.optional_text(obj, "preview", || at("preview"), || who("preview"));
-            return if self.issues.len() > before { Err(()) } else { Ok(p) };
+            return self.optional_text(obj, "preview", || at("preview"), || who("preview"));
         }
         match super::text_field(obj, "preview") {
-            super::Text::Present(s) => Ok(Some(s)),
+            super::Text::Present(s) => Some(s),
             _ => {
                 let message = format!(
                     "{} needs preview text on a preview question; add preview text to every option or use type: \"single\"",
                     who("").trim_end()
                 );
                 self.issue(at("preview"), message);
-                Err(())
+                None
             }
         }
     }
