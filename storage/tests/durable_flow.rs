@@ -311,3 +311,32 @@ fn a_burst_typing_an_at_path_is_one_commit_and_one_lookup() {
     );
     assert_eq!(&FlowState::replay(&logged), flow.state());
 }
+
+/// `settle` waits for every lookup asked, not only the first to answer: a headless run's log
+/// must not depend on how fast the file walk is.
+#[test]
+fn settling_waits_for_the_last_lookup_asked() {
+    let store = memory_store();
+    let mut flow = DurableFlow::start(&store, &FlowRecord::new("f", "ask", "s", 0), opened(1, false))
+        .unwrap()
+        .with_file_offers(Box::new(|q: &str| {
+            // Slow enough that the second query is still being looked up when the first answers.
+            std::thread::sleep(std::time::Duration::from_millis(150));
+            vec![format!("{q}.rs")]
+        }));
+    let key = |id: &str| Event::key(KeyPress::parse(id).unwrap());
+    for k in ["n", "@"] {
+        flow.push(key(k)).unwrap();
+    }
+    std::thread::sleep(std::time::Duration::from_millis(30)); // the worker has taken `@`'s query
+    flow.push(key("s")).unwrap();
+    flow.settle().unwrap();
+    assert!(!flow.offers_pending());
+    let logged = store.events("f").unwrap();
+    assert_eq!(
+        logged.last(),
+        Some(&Event::CompletionsOffered { query: "s".into(), items: vec!["s.rs".into()] }),
+        "{logged:?}"
+    );
+    assert_eq!(&FlowState::replay(&logged), flow.state());
+}

@@ -74,7 +74,9 @@ fn a_failed_opening_records_nothing_and_leaves_the_other_flow_alone() {
     std::thread::scope(|scope| {
         let mut second =
             DurableFlow::start_beside(scope, &store, FlowRecord::new("f", "ask", "s", 1), opened(), None);
+        assert!(second.is_recording(), "not known to have failed before it is waited for");
         assert!(matches!(second.opened(), Err(StoreError::FlowExists(_))));
+        assert!(!second.is_recording(), "a frontend stops building on it (the plain one ends)");
         // Every later write of it fails too, and none reaches the other flow's log.
         let again = second.push(key("up")).unwrap_err();
         assert!(matches!(again, StoreError::NotRecorded(_)), "{again:?}");
@@ -85,6 +87,7 @@ fn a_failed_opening_records_nothing_and_leaves_the_other_flow_alone() {
     assert_eq!(store.events("f").unwrap(), vec![opened(), key("down")]);
     assert!(store.holder("f").unwrap().is_some(), "the first flow keeps its lease");
     first.push(key("enter")).unwrap();
+    assert!(first.is_recording());
 }
 
 #[test]

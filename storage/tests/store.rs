@@ -191,6 +191,32 @@ fn leases_name_the_live_holder_and_let_go() {
     assert_eq!(store.holder("f").unwrap(), None);
 }
 
+/// A flow another live process shows is not resumed here (two screens would answer one form);
+/// once that process is gone, it is.
+#[test]
+fn a_flow_held_by_a_live_process_is_resumed_only_after_it_ends() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = Store::open(&dir.path().join("s.redb")).unwrap();
+    store.create_flow(&record("f", 1), &opening()).unwrap();
+    let mut child = std::process::Command::new("sleep").arg("30").spawn().unwrap();
+    let live = child.id();
+    {
+        let raw = raw_handle(&dir.path().join("s.redb"));
+        let tx = raw.begin_write().unwrap();
+        let lease = format!(r#"{{"version":1,"pid":{live},"sinceMs":0}}"#);
+        tx.open_table(LEASES).unwrap().insert("f", lease.as_bytes()).unwrap();
+        tx.commit().unwrap();
+    }
+    let refused = ask_storage::DurableFlow::resume(&store, "f").err().expect("held elsewhere");
+    assert!(matches!(&refused, StoreError::Held { flow, pid } if flow == "f" && *pid == live), "{refused:?}");
+    child.kill().unwrap();
+    child.wait().unwrap();
+    let flow = ask_storage::DurableFlow::resume(&store, "f").unwrap();
+    assert_eq!(flow.id(), "f");
+    assert!(flow.is_recording());
+    assert_eq!(store.holder("f").unwrap().map(|l| l.pid), Some(std::process::id()));
+}
+
 #[test]
 fn a_lease_of_a_dead_process_is_stale_and_taken_over() {
     let dir = tempfile::tempdir().unwrap();
@@ -208,4 +234,49 @@ fn a_lease_of_a_dead_process_is_stale_and_taken_over() {
     }
     assert_eq!(store.holder("f").unwrap(), None, "a dead holder is no holder");
     assert_eq!(store.claim("f").unwrap(), ask_storage::Claim::Acquired);
+}
+
+/// A lease is stale when its process has exited but is not yet reaped (a zombie), and when its
+/// pid now belongs to another process (its start time differs); a lease records this process's
+/// start time for that check.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_lease_of_an_exited_or_recycled_process_is_stale() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = Store::open(&dir.path().join("s.redb")).unwrap();
+    store.create_flow(&record("f", 1), &opening()).unwrap();
+    assert_eq!(store.claim("f").unwrap(), ask_storage::Claim::Acquired);
+    let mine = store.holder("f").unwrap().unwrap();
+    let stat = std::fs::read_to_string("/proc/self/stat").unwrap();
+    let started: u64 =
+        stat[stat.rfind(')').unwrap() + 1..].split_whitespace().nth(19).unwrap().parse().unwrap();
+    assert_eq!(mine.started, Some(started), "the lease carries this process's start time");
+    let lease_of = |pid: u32, started: Option<u64>| {
+        let raw = raw_handle(&dir.path().join("s.redb"));
+        let tx = raw.begin_write().unwrap();
+        let lease = match started {
+            Some(s) => format!(r#"{{"version":1,"pid":{pid},"started":{s},"sinceMs":0}}"#),
+            None => format!(r#"{{"version":1,"pid":{pid},"sinceMs":0}}"#),
+        };
+        tx.open_table(LEASES).unwrap().insert("f", lease.as_bytes()).unwrap();
+        tx.commit().unwrap();
+    };
+    let mut zombie = std::process::Command::new("true").spawn().unwrap();
+    let pid = zombie.id();
+    let state = || std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while !state().contains(") Z ") && Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    assert!(state().contains(") Z "), "exited, not reaped: {}", state());
+    lease_of(pid, None);
+    assert_eq!(store.holder("f").unwrap(), None, "an exited process holds nothing");
+    zombie.wait().unwrap();
+    let mut other = std::process::Command::new("sleep").arg("30").spawn().unwrap();
+    lease_of(other.id(), Some(1));
+    assert_eq!(store.holder("f").unwrap(), None, "a pid reused by another process holds nothing");
+    lease_of(other.id(), None);
+    assert!(store.holder("f").unwrap().is_some(), "the same pid without a start time is taken as alive");
+    other.kill().unwrap();
+    other.wait().unwrap();
 }
