@@ -19,6 +19,16 @@ fn raw_handle(path: &std::path::Path) -> redb::Database {
     redb::Builder::new().set_concurrency_mode(redb::ConcurrencyMode::MultiWriter).open(path).unwrap()
 }
 
+/// Writes flow `f`'s lease as process `pid` (started at `started`, if given) would have.
+fn put_lease(store: &std::path::Path, pid: u32, started: Option<u64>) {
+    let raw = raw_handle(store);
+    let tx = raw.begin_write().unwrap();
+    let started = started.map(|s| format!(r#","started":{s}"#)).unwrap_or_default();
+    let lease = format!(r#"{{"version":1,"pid":{pid}{started},"sinceMs":0}}"#);
+    tx.open_table(LEASES).unwrap().insert("f", lease.as_bytes()).unwrap();
+    tx.commit().unwrap();
+}
+
 fn key(id: &str) -> Event {
     Event::key(KeyPress::parse(id).unwrap())
 }
@@ -200,13 +210,7 @@ fn a_flow_held_by_a_live_process_is_resumed_only_after_it_ends() {
     store.create_flow(&record("f", 1), &opening()).unwrap();
     let mut child = std::process::Command::new("sleep").arg("30").spawn().unwrap();
     let live = child.id();
-    {
-        let raw = raw_handle(&dir.path().join("s.redb"));
-        let tx = raw.begin_write().unwrap();
-        let lease = format!(r#"{{"version":1,"pid":{live},"sinceMs":0}}"#);
-        tx.open_table(LEASES).unwrap().insert("f", lease.as_bytes()).unwrap();
-        tx.commit().unwrap();
-    }
+    put_lease(&dir.path().join("s.redb"), live, None);
     let refused = ask_storage::DurableFlow::resume(&store, "f").err().expect("held elsewhere");
     assert!(matches!(&refused, StoreError::Held { flow, pid } if flow == "f" && *pid == live), "{refused:?}");
     child.kill().unwrap();
@@ -225,13 +229,7 @@ fn a_lease_of_a_dead_process_is_stale_and_taken_over() {
     let mut child = std::process::Command::new("true").spawn().unwrap();
     let dead = child.id();
     child.wait().unwrap();
-    {
-        let raw = raw_handle(&dir.path().join("s.redb"));
-        let tx = raw.begin_write().unwrap();
-        let lease = format!(r#"{{"version":1,"pid":{dead},"sinceMs":0}}"#);
-        tx.open_table(LEASES).unwrap().insert("f", lease.as_bytes()).unwrap();
-        tx.commit().unwrap();
-    }
+    put_lease(&dir.path().join("s.redb"), dead, None);
     assert_eq!(store.holder("f").unwrap(), None, "a dead holder is no holder");
     assert_eq!(store.claim("f").unwrap(), ask_storage::Claim::Acquired);
 }
@@ -251,16 +249,7 @@ fn a_lease_of_an_exited_or_recycled_process_is_stale() {
     let started: u64 =
         stat[stat.rfind(')').unwrap() + 1..].split_whitespace().nth(19).unwrap().parse().unwrap();
     assert_eq!(mine.started, Some(started), "the lease carries this process's start time");
-    let lease_of = |pid: u32, started: Option<u64>| {
-        let raw = raw_handle(&dir.path().join("s.redb"));
-        let tx = raw.begin_write().unwrap();
-        let lease = match started {
-            Some(s) => format!(r#"{{"version":1,"pid":{pid},"started":{s},"sinceMs":0}}"#),
-            None => format!(r#"{{"version":1,"pid":{pid},"sinceMs":0}}"#),
-        };
-        tx.open_table(LEASES).unwrap().insert("f", lease.as_bytes()).unwrap();
-        tx.commit().unwrap();
-    };
+    let lease_of = |pid: u32, started: Option<u64>| put_lease(&dir.path().join("s.redb"), pid, started);
     let mut zombie = std::process::Command::new("true").spawn().unwrap();
     let pid = zombie.id();
     let state = || std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
