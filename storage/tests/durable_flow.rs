@@ -272,6 +272,15 @@ fn a_burst_whose_commit_fails_leaves_the_state_a_fold_of_the_log() {
     assert_eq!(&FlowState::replay(&logged), flow.state());
 }
 
+/// The log of flow `f` ends with the paths offered for `query` (the test walk answers `query.rs`),
+/// and the live state is a fold of that log.
+fn assert_offered_last(store: &Store, flow: &DurableFlow, query: &str) {
+    let logged = store.events("f").unwrap();
+    let offered = Event::CompletionsOffered { query: query.into(), items: vec![format!("{query}.rs")] };
+    assert_eq!(logged.last(), Some(&offered), "{logged:?}");
+    assert_eq!(&FlowState::replay(&logged), flow.state());
+}
+
 /// An `@` path typed in one burst (a paste, or a line of the plain frontend) is one commit and
 /// one lookup, for the query as it stands at the burst's end: the fold keeps only paths for the
 /// query it shows, so asking for `@`, `@s` and `@sr` on the way was wasted, and ending a group
@@ -303,13 +312,7 @@ fn a_burst_typing_an_at_path_is_one_commit_and_one_lookup() {
     assert!(burst <= 2 * one_commit, "one commit for the burst: {burst} syncs, {one_commit} for one key");
     flow.settle().unwrap();
     assert_eq!(*asked.lock().unwrap(), ["sr"], "one lookup, for the query typed");
-    let logged = store.events("f").unwrap();
-    assert_eq!(
-        logged.last(),
-        Some(&Event::CompletionsOffered { query: "sr".into(), items: vec!["sr.rs".into()] }),
-        "{logged:?}"
-    );
-    assert_eq!(&FlowState::replay(&logged), flow.state());
+    assert_offered_last(&store, &flow, "sr");
 }
 
 /// `settle` waits for every lookup asked, not only the first to answer: a headless run's log
@@ -332,11 +335,5 @@ fn settling_waits_for_the_last_lookup_asked() {
     flow.push(key("s")).unwrap();
     flow.settle().unwrap();
     assert!(!flow.offers_pending());
-    let logged = store.events("f").unwrap();
-    assert_eq!(
-        logged.last(),
-        Some(&Event::CompletionsOffered { query: "s".into(), items: vec!["s.rs".into()] }),
-        "{logged:?}"
-    );
-    assert_eq!(&FlowState::replay(&logged), flow.state());
+    assert_offered_last(&store, &flow, "s");
 }

@@ -241,7 +241,8 @@ fn a_lease_of_a_dead_process_is_stale_and_taken_over() {
 #[test]
 fn a_lease_of_an_exited_or_recycled_process_is_stale() {
     let dir = tempfile::tempdir().unwrap();
-    let store = Store::open(&dir.path().join("s.redb")).unwrap();
+    let path = dir.path().join("s.redb");
+    let store = Store::open(&path).unwrap();
     store.create_flow(&record("f", 1), &opening()).unwrap();
     assert_eq!(store.claim("f").unwrap(), ask_storage::Claim::Acquired);
     let mine = store.holder("f").unwrap().unwrap();
@@ -249,7 +250,6 @@ fn a_lease_of_an_exited_or_recycled_process_is_stale() {
     let started: u64 =
         stat[stat.rfind(')').unwrap() + 1..].split_whitespace().nth(19).unwrap().parse().unwrap();
     assert_eq!(mine.started, Some(started), "the lease carries this process's start time");
-    let lease_of = |pid: u32, started: Option<u64>| put_lease(&dir.path().join("s.redb"), pid, started);
     let mut zombie = std::process::Command::new("true").spawn().unwrap();
     let pid = zombie.id();
     let state = || std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
@@ -258,13 +258,13 @@ fn a_lease_of_an_exited_or_recycled_process_is_stale() {
         std::thread::sleep(Duration::from_millis(5));
     }
     assert!(state().contains(") Z "), "exited, not reaped: {}", state());
-    lease_of(pid, None);
+    put_lease(&path, pid, None);
     assert_eq!(store.holder("f").unwrap(), None, "an exited process holds nothing");
     zombie.wait().unwrap();
     let mut other = std::process::Command::new("sleep").arg("30").spawn().unwrap();
-    lease_of(other.id(), Some(1));
+    put_lease(&path, other.id(), Some(1));
     assert_eq!(store.holder("f").unwrap(), None, "a pid reused by another process holds nothing");
-    lease_of(other.id(), None);
+    put_lease(&path, other.id(), None);
     assert!(store.holder("f").unwrap().is_some(), "the same pid without a start time is taken as alive");
     other.kill().unwrap();
     other.wait().unwrap();
