@@ -140,8 +140,10 @@ fn the_first_packed_row_records_its_layout_so_older_builds_refuse_the_file_by_na
         .unwrap();
     drop(store);
     assert_eq!(layout(&path), ask_storage::PACKED_STORE_VERSION.to_string());
-    // This build reads it on, and a large opening event alone marks a fresh store too.
+    // This build reads it on, and opening it again keeps the layout (an older build would
+    // otherwise take it for one it reads); a large opening event alone marks a fresh store too.
     assert_eq!(Store::open(&path).unwrap().payloads("s").unwrap().len(), 2);
+    assert_eq!(layout(&path), ask_storage::PACKED_STORE_VERSION.to_string(), "kept on opening");
     let fresh = dir.path().join("t.redb");
     let store = Store::open(&fresh).unwrap();
     drop(DurableFlow::start(&store, &FlowRecord::new("big", "ask", "s", 0), opened(&text)).unwrap());

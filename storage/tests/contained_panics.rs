@@ -1,0 +1,68 @@
+//! A panic inside the storage layer (redb panics on some damaged pages) is caught and reported
+//! as one line, and the process's panic hook is told so, so it can stay quiet: the binary's
+//! hook prints a panic's own report only when `panic_is_contained` is false. This file is its
+//! own test binary because it replaces the process-wide panic hook.
+#![allow(clippy::unwrap_used, clippy::expect_used)] // tests fail loudly by design
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
+
+use ask_engine::{Event, Size};
+use ask_storage::{FlowRecord, Store, StoreError, panic_is_contained};
+
+/// A store in memory whose synced writes panic once `explode` is set, as redb's own code does
+/// when it meets a page it cannot make sense of.
+#[derive(Debug, Default)]
+struct PanickingBackend {
+    inner: redb::backends::InMemoryBackend,
+    explode: Arc<AtomicBool>,
+}
+
+impl redb::StorageBackend for PanickingBackend {
+    fn len(&self) -> Result<u64, redb::BackendError> {
+        self.inner.len()
+    }
+    fn read(&self, offset: u64, out: &mut [u8]) -> Result<(), redb::BackendError> {
+        self.inner.read(offset, out)
+    }
+    fn set_len(&self, len: u64) -> Result<(), redb::BackendError> {
+        self.inner.set_len(len)
+    }
+    fn sync_data(&self) -> Result<(), redb::BackendError> {
+        assert!(!self.explode.load(Ordering::SeqCst), "page 7 is not a btree page");
+        self.inner.sync_data()
+    }
+    fn write(&self, offset: u64, data: &[u8]) -> Result<(), redb::BackendError> {
+        self.inner.write(offset, data)
+    }
+}
+
+#[test]
+fn spec9_a_panic_inside_the_store_is_one_named_error_and_the_hook_is_told_it_is_contained() {
+    let seen: Arc<Mutex<Vec<bool>>> = Arc::default();
+    let hook_seen = Arc::clone(&seen);
+    std::panic::set_hook(Box::new(move |_| hook_seen.lock().unwrap().push(panic_is_contained())));
+
+    let backend = PanickingBackend::default();
+    let explode = Arc::clone(&backend.explode);
+    let store = Store::with_backend(backend, "damaged.redb", redb::ConcurrencyMode::ExclusiveWriter).unwrap();
+    let opening = Event::TerminalResized { size: Size { width: 80, height: 24 } };
+    store.create_flow(&FlowRecord::new("f", "ask", "s", 0), &opening).unwrap();
+    assert!(!panic_is_contained(), "outside storage code");
+
+    explode.store(true, Ordering::SeqCst);
+    let err = store.append("f", &opening).unwrap_err();
+    assert!(matches!(err, StoreError::Damaged { .. }), "{err:?}");
+    let line = err.to_string();
+    assert!(
+        line.contains("damaged.redb") && line.contains("page 7 is not a btree page") && !line.contains('\n'),
+        "{line}"
+    );
+    assert!(!panic_is_contained(), "back outside storage code once the error is returned");
+
+    // A panic outside storage code reaches the hook as one to report.
+    let outside = std::panic::catch_unwind(|| panic!("not the store's"));
+    assert!(outside.is_err());
+    let _ = std::panic::take_hook();
+    assert_eq!(*seen.lock().unwrap(), [true, false], "the store's panic contained, the other not");
+}
