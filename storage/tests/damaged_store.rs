@@ -163,3 +163,56 @@ fn a_store_from_a_newer_ask_user_is_refused_by_version() {
     assert!(err.to_string().contains("layout version 99"), "{err}");
     assert!(path.exists(), "a newer store is left in place");
 }
+
+/// Only damage moves a store aside. A store file of another redb format (written by an
+/// ask-user too old to upgrade it) is not damaged: it is refused with redb's reason and left
+/// where it is, for the ask-user that wrote it or a manual upgrade.
+#[test]
+fn a_store_of_another_file_format_is_refused_and_left_in_place() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("s.redb");
+    three_flow_store(&path);
+    let mut bytes = std::fs::read(&path).unwrap();
+    // Both commit slots of redb's header say file format 2.
+    bytes[64] = 2;
+    bytes[64 + 128] = 2;
+    std::fs::write(&path, &bytes).unwrap();
+    let err = Store::open(&path).err().expect("refused");
+    assert!(matches!(err, StoreError::Open { .. }), "{err:?}");
+    let line = anyhow_like(&err);
+    assert!(line.contains(&path.display().to_string()) && line.contains("version 2"), "{line}");
+    assert_eq!(std::fs::read(&path).unwrap(), bytes, "left in place, untouched");
+    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1, "nothing moved aside");
+}
+
+/// A directory where the store file should be is a mistake in the path, not a damaged store:
+/// it is named in the error and never moved.
+#[test]
+fn a_directory_at_the_store_path_is_an_error_and_is_not_moved() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("s.redb");
+    std::fs::create_dir(&path).unwrap();
+    std::fs::write(path.join("notes.txt"), "mine").unwrap();
+    let err = Store::open(&path).err().expect("not a store");
+    assert!(matches!(err, StoreError::Open { .. }), "{err:?}");
+    assert!(anyhow_like(&err).contains(&path.display().to_string()), "{err}");
+    assert_eq!(std::fs::read_to_string(path.join("notes.txt")).unwrap(), "mine");
+    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1, "nothing moved aside");
+}
+
+/// A store cut short (a copy that stopped half way, a disk that filled while it was copied) is
+/// damaged: moved aside whole, and the next run starts a new store.
+#[test]
+fn spec9_a_truncated_store_is_moved_aside_whole() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("s.redb");
+    three_flow_store(&path);
+    let mut bytes = std::fs::read(&path).unwrap();
+    bytes.truncate(bytes.len() / 2);
+    std::fs::write(&path, &bytes).unwrap();
+    let err = Store::open(&path).err().expect("unreadable");
+    assert!(!err.to_string().contains('\n'), "{err}");
+    let aside = moved_to(&err);
+    assert_eq!(std::fs::read(aside.join("s.redb")).unwrap(), bytes, "moved, not rewritten");
+    assert!(Store::open(&path).unwrap().flows().unwrap().is_empty(), "a new store");
+}
