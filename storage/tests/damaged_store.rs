@@ -3,12 +3,14 @@
 
 use std::path::{Path, PathBuf};
 
-use ask_engine::{Event, KeyPress, Size};
+use ask_engine::{Event, KeyPress};
 use ask_storage::{FlowRecord, Store, StoreError, log_file};
 use rstest::rstest;
 
+/// A real opening event, so a flow exported from a damaged store imports as a log file.
 fn opening() -> Event {
-    Event::TerminalResized { size: Size { width: 80, height: 24 } }
+    let raw = serde_json::json!({"questions": [{"id": "q", "prompt": "P?", "options": [{"value": "a", "label": "A"}]}]});
+    Event::opened(ask_schema::validate(&raw, ask_schema::FormSource::Tool).unwrap())
 }
 
 fn key(id: &str) -> Event {
@@ -17,8 +19,13 @@ fn key(id: &str) -> Event {
 
 /// A store with three flows of 200 keys each (enough pages to damage one in the middle).
 fn three_flow_store(path: &Path) {
+    flows_store(path, &["one", "two", "three"]);
+}
+
+/// A store with a flow of 200 keys for each of `ids`.
+fn flows_store(path: &Path, ids: &[&str]) {
     let store = Store::open(path).unwrap();
-    for (n, id) in ["one", "two", "three"].iter().enumerate() {
+    for (n, id) in ids.iter().enumerate() {
         store.create_flow(&FlowRecord::new(*id, "ask", "default", n as u64), &opening()).unwrap();
         for _ in 0..200 {
             store.append(id, &key("down")).unwrap();
@@ -215,4 +222,49 @@ fn spec9_a_truncated_store_is_moved_aside_whole() {
     let aside = moved_to(&err);
     assert_eq!(std::fs::read(aside.join("s.redb")).unwrap(), bytes, "moved, not rewritten");
     assert!(Store::open(&path).unwrap().flows().unwrap().is_empty(), "a new store");
+}
+
+/// When a store is moved aside, every flow that still reads is exported beside it as a log file
+/// named for its flow (characters a file name should not hold become `_`), which `log replay`
+/// reads back whole, and the error counts them. The damage here is eight bytes flipped in the
+/// first page (searched from the file's start) whose damage leaves two flows or more readable.
+#[test]
+fn spec9_readable_flows_of_a_damaged_store_are_exported_beside_it_and_counted() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("s.redb");
+    let ids = [("one", "one"), ("two/2", "two_2"), ("drei ü", "drei__")];
+    flows_store(&path, &ids.map(|(id, _)| id));
+    let clean = std::fs::read(&path).unwrap();
+    let exported = |err: &StoreError| {
+        let line = err.to_string();
+        let count = line.rsplit("; ").next()?.split(' ').next()?.parse::<usize>().ok()?;
+        Some((count, moved_to(err)))
+    };
+    let (count, aside) = (4096..clean.len())
+        .step_by(4096)
+        .find_map(|page| {
+            let mut bytes = clean.clone();
+            for b in &mut bytes[page + 100..page + 108] {
+                *b ^= 0xA5;
+            }
+            std::fs::write(&path, &bytes).unwrap();
+            let found = Store::open(&path).err().as_ref().and_then(exported).filter(|(n, _)| *n >= 2);
+            let _ = std::fs::remove_file(&path);
+            found
+        })
+        .expect("some page's damage leaves flows to export");
+    let logs: Vec<PathBuf> = std::fs::read_dir(&aside)
+        .unwrap()
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|e| e == "jsonl"))
+        .collect();
+    assert_eq!(logs.len(), count, "the error counts the files written: {logs:?}");
+    for log in logs {
+        let name = log.file_stem().unwrap().to_str().unwrap();
+        let (id, _) = ids.iter().find(|(_, file)| *file == name).expect("named for a flow");
+        let (header, events) = log_file::import(&std::fs::read_to_string(&log).unwrap()).unwrap();
+        assert_eq!((header.flow_id.as_str(), header.command.as_str()), (*id, "ask"));
+        assert_eq!(events.len(), 201, "{id} whole");
+    }
 }

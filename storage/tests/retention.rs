@@ -134,3 +134,18 @@ fn owed_results_are_listed_newest_first_settled_and_pruned_with_their_flow() {
     store.prune(100 * DAY, PruneRule { older_than_ms: Some(30 * DAY), ..PruneRule::default() }).unwrap();
     assert_eq!(owed(&store), ["open"], "the pruned flow owes nothing any more");
 }
+
+/// "Older than 30 days" means more than 30 days: a flow exactly 30 days old is kept, one a
+/// millisecond older is not.
+#[test]
+fn prune_by_age_keeps_a_flow_exactly_as_old_as_the_limit() {
+    let (_dir, store) = store_with(&[("edge", 70, true), ("past", 69, true)]);
+    let report =
+        store.prune(100 * DAY, PruneRule { older_than_ms: Some(30 * DAY), ..PruneRule::default() }).unwrap();
+    assert_eq!(ids(&store), ["edge"]);
+    assert_eq!(report.flows, 1);
+    let report = store
+        .prune(100 * DAY + 1, PruneRule { older_than_ms: Some(30 * DAY), ..PruneRule::default() })
+        .unwrap();
+    assert_eq!((report.flows, ids(&store).len()), (1, 0), "a millisecond later it goes too");
+}

@@ -151,6 +151,28 @@ fn payloads_are_kept_per_session_in_order() {
     assert_eq!(store.payloads("nobody").unwrap(), vec![]);
 }
 
+/// A payload entry read back is the one saved, field for field (the payload compared as the
+/// JSON text the agent sent), and no other: the tests above that compare entries can fail.
+#[rstest::rstest]
+#[case::version(|e: &mut PayloadEntry| e.version = 0)]
+#[case::timestamp(|e: &mut PayloadEntry| e.timestamp += 1)]
+#[case::payload_text(|e: &mut PayloadEntry| e.params = ask_storage::raw_params(&json!({"n": 2})))]
+#[case::source(|e: &mut PayloadEntry| e.source = FormSource::AnswerExtraction)]
+#[case::flow(|e: &mut PayloadEntry| e.flow_id = None)]
+fn a_payload_entry_read_back_equals_the_one_saved_and_no_other(#[case] change: fn(&mut PayloadEntry)) {
+    let dir = tempfile::tempdir().unwrap();
+    let store = Store::open(&dir.path().join("s.redb")).unwrap();
+    let saved = PayloadEntry::from_text(r#"{"n": 1}"#.into(), 7, FormSource::Tool, Some("f".into())).unwrap();
+    store.save_payload("s", &saved).unwrap();
+    let read = store.payloads("s").unwrap().pop().unwrap();
+    assert_eq!(read, saved);
+    assert_eq!(read.params.get(), r#"{"n": 1}"#, "kept as the text that came");
+    assert_eq!(read.params_value(), json!({"n": 1}), "and read as a JSON tree when asked");
+    let mut other = saved.clone();
+    change(&mut other);
+    assert_ne!(read, other);
+}
+
 #[test]
 fn spec8_two_handles_on_one_file_write_and_see_each_others_commits() {
     let dir = tempfile::tempdir().unwrap();
