@@ -4,38 +4,14 @@
 //! own test binary because it replaces the process-wide panic hook.
 #![allow(clippy::unwrap_used, clippy::expect_used)] // tests fail loudly by design
 
+mod common;
+
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 
 use ask_engine::{Event, Size};
 use ask_storage::{FlowRecord, Store, StoreError, panic_is_contained};
-
-/// A store in memory whose synced writes panic once `explode` is set, as redb's own code does
-/// when it meets a page it cannot make sense of.
-#[derive(Debug, Default)]
-struct PanickingBackend {
-    inner: redb::backends::InMemoryBackend,
-    explode: Arc<AtomicBool>,
-}
-
-impl redb::StorageBackend for PanickingBackend {
-    fn len(&self) -> Result<u64, redb::BackendError> {
-        self.inner.len()
-    }
-    fn read(&self, offset: u64, out: &mut [u8]) -> Result<(), redb::BackendError> {
-        self.inner.read(offset, out)
-    }
-    fn set_len(&self, len: u64) -> Result<(), redb::BackendError> {
-        self.inner.set_len(len)
-    }
-    fn sync_data(&self) -> Result<(), redb::BackendError> {
-        assert!(!self.explode.load(Ordering::SeqCst), "page 7 is not a btree page");
-        self.inner.sync_data()
-    }
-    fn write(&self, offset: u64, data: &[u8]) -> Result<(), redb::BackendError> {
-        self.inner.write(offset, data)
-    }
-}
+use common::sync_hook::SyncHook;
 
 #[test]
 fn spec9_a_panic_inside_the_store_is_one_named_error_and_the_hook_is_told_it_is_contained() {
@@ -43,8 +19,11 @@ fn spec9_a_panic_inside_the_store_is_one_named_error_and_the_hook_is_told_it_is_
     let hook_seen = Arc::clone(&seen);
     std::panic::set_hook(Box::new(move |_| hook_seen.lock().unwrap().push(panic_is_contained())));
 
-    let backend = PanickingBackend::default();
-    let explode = Arc::clone(&backend.explode);
+    // Once `explode` is set, a synced write panics, as redb's own code does when it meets a
+    // page it cannot make sense of.
+    let explode = Arc::new(AtomicBool::new(false));
+    let armed = Arc::clone(&explode);
+    let backend = SyncHook::new(move || assert!(!armed.load(Ordering::SeqCst), "page 7 is not a btree page"));
     let store = Store::with_backend(backend, "damaged.redb", redb::ConcurrencyMode::ExclusiveWriter).unwrap();
     let opening = Event::TerminalResized { size: Size { width: 80, height: 24 } };
     store.create_flow(&FlowRecord::new("f", "ask", "s", 0), &opening).unwrap();

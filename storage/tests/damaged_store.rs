@@ -22,6 +22,15 @@ fn three_flow_store(path: &Path) {
     flows_store(path, &["one", "two", "three"]);
 }
 
+/// [`three_flow_store`] at `path`, then its bytes changed by `damage`; returns them.
+fn damaged_three_flow_store(path: &Path, damage: impl FnOnce(&mut Vec<u8>)) -> Vec<u8> {
+    three_flow_store(path);
+    let mut bytes = std::fs::read(path).unwrap();
+    damage(&mut bytes);
+    std::fs::write(path, &bytes).unwrap();
+    bytes
+}
+
 /// A store with a flow of 200 keys for each of `ids`.
 fn flows_store(path: &Path, ids: &[&str]) {
     let store = Store::open(path).unwrap();
@@ -64,13 +73,12 @@ fn spec9_a_foreign_file_is_moved_aside_whole_and_a_new_store_starts() {
 fn spec9_flipped_bytes_inside_a_page_are_an_error_not_a_panic(#[case] offset: usize) {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("s.redb");
-    three_flow_store(&path);
-    let mut bytes = std::fs::read(&path).unwrap();
-    assert!(bytes.len() > offset + 64, "store is {} bytes", bytes.len());
-    for b in &mut bytes[offset..offset + 64] {
-        *b ^= 0xA5;
-    }
-    std::fs::write(&path, &bytes).unwrap();
+    let bytes = damaged_three_flow_store(&path, |bytes| {
+        assert!(bytes.len() > offset + 64, "store is {} bytes", bytes.len());
+        for b in &mut bytes[offset..offset + 64] {
+            *b ^= 0xA5;
+        }
+    });
     let err = match Store::open(&path) {
         Err(err) => err,
         // The bytes fell on a page no committed tree uses: then every flow must read back whole.
@@ -178,12 +186,11 @@ fn a_store_from_a_newer_ask_user_is_refused_by_version() {
 fn a_store_of_another_file_format_is_refused_and_left_in_place() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("s.redb");
-    three_flow_store(&path);
-    let mut bytes = std::fs::read(&path).unwrap();
     // Both commit slots of redb's header say file format 2.
-    bytes[64] = 2;
-    bytes[64 + 128] = 2;
-    std::fs::write(&path, &bytes).unwrap();
+    let bytes = damaged_three_flow_store(&path, |bytes| {
+        bytes[64] = 2;
+        bytes[64 + 128] = 2;
+    });
     let err = Store::open(&path).err().expect("refused");
     assert!(matches!(err, StoreError::Open { .. }), "{err:?}");
     let line = anyhow_like(&err);
@@ -213,10 +220,7 @@ fn a_directory_at_the_store_path_is_an_error_and_is_not_moved() {
 fn spec9_a_truncated_store_is_moved_aside_whole() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("s.redb");
-    three_flow_store(&path);
-    let mut bytes = std::fs::read(&path).unwrap();
-    bytes.truncate(bytes.len() / 2);
-    std::fs::write(&path, &bytes).unwrap();
+    let bytes = damaged_three_flow_store(&path, |bytes| bytes.truncate(bytes.len() / 2));
     let err = Store::open(&path).err().expect("unreadable");
     assert!(!err.to_string().contains('\n'), "{err}");
     let aside = moved_to(&err);

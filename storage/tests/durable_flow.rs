@@ -3,10 +3,13 @@
 //! of what the store returns; and exporting that log and replaying the file gives it again.
 #![allow(clippy::unwrap_used, clippy::expect_used)] // tests fail loudly by design
 
+mod common;
+
 use ask_engine::{Event, FlowState, KeyPress, Origin, Settings, Size, SummaryEdge};
 use ask_schema::{FormSource, validate};
 use ask_storage::log_file::{export, import};
 use ask_storage::{DurableFlow, FlowHost, FlowRecord, Store};
+use common::sync_hook::SyncHook;
 use proptest::prelude::*;
 use serde_json::json;
 
@@ -126,32 +129,6 @@ fn an_overlay_toggle_is_saved_and_a_failed_save_is_committed_as_an_event() {
     );
 }
 
-/// A store in memory that counts its synced writes (each durable commit syncs).
-#[derive(Debug, Default)]
-struct CountingBackend {
-    inner: redb::backends::InMemoryBackend,
-    syncs: std::sync::Arc<std::sync::atomic::AtomicUsize>,
-}
-
-impl redb::StorageBackend for CountingBackend {
-    fn len(&self) -> Result<u64, redb::BackendError> {
-        self.inner.len()
-    }
-    fn read(&self, offset: u64, out: &mut [u8]) -> Result<(), redb::BackendError> {
-        self.inner.read(offset, out)
-    }
-    fn set_len(&self, len: u64) -> Result<(), redb::BackendError> {
-        self.inner.set_len(len)
-    }
-    fn sync_data(&self) -> Result<(), redb::BackendError> {
-        self.syncs.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
-        self.inner.sync_data()
-    }
-    fn write(&self, offset: u64, data: &[u8]) -> Result<(), redb::BackendError> {
-        self.inner.write(offset, data)
-    }
-}
-
 fn opened(n: usize, multi: bool) -> Event {
     let form = validate(&payload(n, multi), FormSource::Tool).unwrap();
     Event::opened(form)
@@ -224,8 +201,7 @@ proptest! {
 #[case::forty_keys(40)]
 #[case::two_hundred_keys(200)]
 fn a_burst_of_keys_is_one_durable_commit(#[case] keys: usize) {
-    let backend = CountingBackend::default();
-    let syncs = std::sync::Arc::clone(&backend.syncs);
+    let (backend, syncs) = SyncHook::counting();
     let store = Store::with_backend(backend, "memory", redb::ConcurrencyMode::ExclusiveWriter).unwrap();
     let mut flow =
         DurableFlow::start(&store, &FlowRecord::new("f", "ask", "s", 0), opened(1, false)).unwrap();
@@ -287,8 +263,7 @@ fn assert_offered_last(store: &Store, flow: &DurableFlow, query: &str) {
 /// at each of them split a line into commits that a full disk could cut in the middle.
 #[test]
 fn a_burst_typing_an_at_path_is_one_commit_and_one_lookup() {
-    let backend = CountingBackend::default();
-    let syncs = std::sync::Arc::clone(&backend.syncs);
+    let (backend, syncs) = SyncHook::counting();
     let store = Store::with_backend(backend, "memory", redb::ConcurrencyMode::ExclusiveWriter).unwrap();
     let asked = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
     let log = std::sync::Arc::clone(&asked);
