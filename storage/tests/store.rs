@@ -19,14 +19,23 @@ fn raw_handle(path: &std::path::Path) -> redb::Database {
     redb::Builder::new().set_concurrency_mode(redb::ConcurrencyMode::MultiWriter).open(path).unwrap()
 }
 
-/// Writes flow `f`'s lease as process `pid` (started at `started`, if given) would have.
-fn put_lease(store: &std::path::Path, pid: u32, started: Option<u64>) {
+/// Writes `rows` into `table` of the store file as another build or process would have.
+fn put_rows(store: &std::path::Path, table: redb::TableDefinition<&str, &[u8]>, rows: &[(&str, &[u8])]) {
     let raw = raw_handle(store);
     let tx = raw.begin_write().unwrap();
+    let mut t = tx.open_table(table).unwrap();
+    for (key, value) in rows {
+        t.insert(*key, *value).unwrap();
+    }
+    drop(t);
+    tx.commit().unwrap();
+}
+
+/// Writes flow `f`'s lease as process `pid` (started at `started`, if given) would have.
+fn put_lease(store: &std::path::Path, pid: u32, started: Option<u64>) {
     let started = started.map(|s| format!(r#","started":{s}"#)).unwrap_or_default();
     let lease = format!(r#"{{"version":1,"pid":{pid}{started},"sinceMs":0}}"#);
-    tx.open_table(LEASES).unwrap().insert("f", lease.as_bytes()).unwrap();
-    tx.commit().unwrap();
+    put_rows(store, LEASES, &[("f", lease.as_bytes())]);
 }
 
 fn key(id: &str) -> Event {
@@ -86,16 +95,14 @@ fn a_flow_record_from_a_newer_ask_user_is_refused_by_name() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("s.redb");
     drop(Store::open(&path).unwrap());
-    let raw = raw_handle(&path);
-    let tx = raw.begin_write().unwrap();
-    let mut flows = tx.open_table(redb::TableDefinition::<&str, &[u8]>::new("flows")).unwrap();
-    flows.insert("old", br#"{"id":"old","command":"ask","session":"s","createdMs":5}"#.as_slice()).unwrap();
-    flows
-        .insert("new", br#"{"version":2,"id":"new","command":"ask","session":"s","createdMs":6}"#.as_slice())
-        .unwrap();
-    drop(flows);
-    tx.commit().unwrap();
-    drop(raw);
+    put_rows(
+        &path,
+        redb::TableDefinition::new("flows"),
+        &[
+            ("old", br#"{"id":"old","command":"ask","session":"s","createdMs":5}"#),
+            ("new", br#"{"version":2,"id":"new","command":"ask","session":"s","createdMs":6}"#),
+        ],
+    );
     let store = Store::open(&path).unwrap();
     assert_eq!(store.flow("old").unwrap(), Some(FlowRecord::new("old", "ask", "s", 5)));
     let err = store.flow("new").unwrap_err().to_string();
