@@ -267,6 +267,13 @@ impl LiveTerminal {
         let out = self.terminal.backend_mut();
         claim(out)?;
         if kitty {
+            // Our flags may still be on the terminal's stack: after a SIGSTOP we never saw, or
+            // when this runs twice for one continue (SIGCONT's handler can run on another thread
+            // after the first take-over cleared its flag). A pop first (harmless on an empty
+            // stack) keeps exactly one entry of ours, so the one pop on exit leaves none behind.
+            if KITTY_PUSHED.load(Ordering::SeqCst) {
+                execute!(out, PopKeyboardEnhancementFlags)?;
+            }
             execute!(out, PushKeyboardEnhancementFlags(KITTY_FLAGS))?;
             KITTY_PUSHED.store(true, Ordering::SeqCst);
         }
