@@ -1,7 +1,7 @@
 //! Everything an older ask-user wrote must keep opening and replaying to the same result.
 #![allow(clippy::unwrap_used, clippy::expect_used)] // tests fail loudly by design
 
-use ask_engine::{Event, FlowState, SummaryEdge};
+use ask_engine::{Action, Event, FlowState, KeyPress, Settings, SummaryEdge, Toggle};
 use ask_storage::Store;
 use ask_storage::log_file::{LogFileError, import};
 use ask_storage::wire::{DecodeError, decode, encode};
@@ -198,4 +198,58 @@ fn a_torn_event_line_names_its_line() {
     let text = std::fs::read_to_string("tests/fixtures/log-v1.jsonl").unwrap();
     let torn = &text[..text.len() - 10];
     assert!(matches!(import(torn), Err(LogFileError::BadLine { line, .. }) if line == text.lines().count()));
+}
+
+/// A flow resumed, replayed or exported keeps the keys and toggles its user had set: each one,
+/// changed alone from its default, reads back as it was written (a reader that dropped one would
+/// bring back its default, and the form would answer another key than the one it shows).
+#[rstest]
+fn every_keymap_a_flow_recorded_reads_back_as_it_was(
+    #[values(
+        Action::Cancel,
+        Action::Dismiss,
+        Action::Toggle,
+        Action::Confirm,
+        Action::OptionNote,
+        Action::QuestionNote,
+        Action::Filter,
+        Action::Undo,
+        Action::Redo
+    )]
+    action: Action,
+) {
+    let mut settings = Settings::default();
+    settings.keymaps.set(action, KeyPress::parse("f7").unwrap());
+    assert_settings_read_back(settings);
+}
+
+#[rstest]
+fn every_toggle_a_flow_recorded_reads_back_as_it_was(
+    #[values(
+        Toggle::AutoSubmitWhenAnsweredWithoutNotes,
+        Toggle::ConfirmDismissWhenDirty,
+        Toggle::DoublePressReviewShortcuts,
+        Toggle::ShowFooterHints
+    )]
+    toggle: Toggle,
+) {
+    let mut settings = Settings::default();
+    settings.behaviour.set(toggle, !settings.behaviour.get(toggle));
+    assert_settings_read_back(settings);
+}
+
+fn assert_settings_read_back(settings: Settings) {
+    assert_ne!(settings, Settings::default());
+    let event = Event::SettingsChanged { settings: Box::new(settings), notices: vec![] };
+    assert_eq!(decode(&encode(&event).unwrap()).unwrap(), event);
+}
+
+/// A toggle an older build did not write reads as its default, not as off.
+#[test]
+fn toggles_absent_from_a_stored_event_read_as_their_defaults() {
+    let keymaps = r#"{"cancel":"esc","dismiss":"ctrl+c","toggle":"space","confirm":"enter","optionNote":"n","questionNote":"shift+n"}"#;
+    let line =
+        format!(r#"{{"type":"SettingsChanged","settings":{{"behaviour":{{}},"keymaps":{keymaps}}},"v":2}}"#);
+    let Event::SettingsChanged { settings, .. } = decode(line.as_bytes()).unwrap() else { panic!("variant") };
+    assert_eq!(*settings, Settings::default());
 }

@@ -86,18 +86,43 @@ mod tests {
     }
 
     #[test]
-    fn rows_that_do_not_compress_are_kept_as_they_are() {
-        // A xorshift stream: no repeats for LZ4 to find.
+    fn rows_are_packed_from_pack_from_bytes_on() {
+        let at = text(PACK_FROM)[..PACK_FROM].to_vec();
+        assert!(is_packed(&pack(at.clone())));
+        assert_eq!(pack(at[..PACK_FROM - 1].to_vec()), &at[..PACK_FROM - 1]);
+    }
+
+    /// A xorshift stream: no repeats for LZ4 to find.
+    fn noise(n: usize) -> Vec<u8> {
         let mut x = 0x9E37_79B9_7F4A_7C15_u64;
-        let noise: Vec<u8> = (0..2 * PACK_FROM)
+        (0..n)
             .map(|_| {
                 x ^= x << 13;
                 x ^= x >> 7;
                 x ^= x << 17;
                 x as u8
             })
-            .collect();
+            .collect()
+    }
+
+    #[test]
+    fn rows_that_do_not_compress_are_kept_as_they_are() {
+        let noise = noise(2 * PACK_FROM);
         assert_eq!(pack(noise.clone()), noise);
+    }
+
+    /// Packing costs a decompression on every read: a row it would shrink by less than an
+    /// eighth is not worth it, one it shrinks by more is.
+    #[test]
+    fn rows_are_packed_only_when_that_saves_an_eighth() {
+        let with_zeros = |zeros: usize| {
+            let mut row = noise(2 * PACK_FROM);
+            row[..zeros].fill(0);
+            row
+        };
+        let tenth = with_zeros(2 * PACK_FROM / 10);
+        assert_eq!(pack(tenth.clone()), tenth);
+        assert!(is_packed(&pack(with_zeros(2 * PACK_FROM / 5))));
     }
 
     #[test]
