@@ -39,6 +39,13 @@ pub fn peek(path: &Path) -> Option<Value> {
 /// The file's JSON and its version, or why it cannot be used.
 fn check(bytes: &[u8]) -> Result<(Value, u64), String> {
     let value: Value = serde_json::from_slice(bytes).map_err(|e| format!("it is not valid JSON ({e})"))?;
+    let version = check_value(&value)?;
+    Ok((value, version))
+}
+
+/// The version of a config value whose sections all read and hold allowed values, or why not
+/// (environment overrides are held to the same checks as the file).
+pub fn check_value(value: &Value) -> Result<u64, String> {
     let Some(obj) = value.as_object() else { return Err("it is not a JSON object".into()) };
     let version = match obj.get("schemaVersion") {
         None => SCHEMA_VERSION, // a hand-written partial file: read as current (D29)
@@ -88,7 +95,7 @@ fn check(bytes: &[u8]) -> Result<(Value, u64), String> {
             return Err(format!("ui.notifyWhen is {:?}; use unfocused or always", ui.notify_when));
         }
     }
-    Ok((value, version))
+    Ok(version)
 }
 
 /// Version 1 has the same sections as version 2: migrating raises the version and keeps every

@@ -1,10 +1,17 @@
-//! Environment overrides (`ASK_USER__BEHAVIOUR__SHOW_FOOTER_HINTS=false`), layered over the file
-//! with the `config` crate. They are read on every load and never written to the file.
+//! Environment overrides (`ASK_USER__BEHAVIOUR__SHOW_FOOTER_HINTS=false`), read with the
+//! `config` crate's environment source and laid over the file. They are read on every load and
+//! never written to the file. Every setting can be overridden (an MCP client's server entry sets
+//! `ASK_USER__MCP__WAIT_SECONDS` in its `env`); each override is held to the checks the file is
+//! held to, one at a time, so one that does not fit is named and left out while the file's other
+//! values and the overrides that fit stay in force.
 
 use std::collections::HashMap;
 
-use config::{Config, Environment, File, FileFormat};
-use serde_json::Value;
+use ask_engine::{Action, Toggle};
+use config::{Config, Environment};
+use serde_json::{Map, Value};
+
+use super::file_layer::check_value;
 
 /// `show_footer_hints` → `showFooterHints`.
 fn camel(snake: &str) -> String {
@@ -28,68 +35,90 @@ fn environment(env: Option<HashMap<String, String>>) -> Environment {
 }
 
 /// The file layer with the environment's overrides on top. An override that does not fit
-/// (wrong type, unknown key) is reported and left out; the file layer is never changed.
+/// (wrong type, unknown key, a value the file could not hold either) is reported and left out;
+/// the file layer is never changed.
 pub fn apply_env(file: &Value, env: Option<HashMap<String, String>>, notices: &mut Vec<String>) -> Value {
     let Ok(env_only) = Config::builder().add_source(environment(env)).build() else { return file.clone() };
     let Ok(vars) = env_only.try_deserialize::<HashMap<String, HashMap<String, Value>>>() else {
         notices.push("Environment overrides (ASK_USER__SECTION__KEY) could not be read; ignored.".into());
         return file.clone();
     };
-    // One overridden key binds over the file's keymaps, or over the defaults when it has none.
-    let mut base = file.clone();
-    if vars.contains_key("keymaps")
-        && let Some(obj) = base.as_object_mut()
-        && !obj.contains_key("keymaps")
-    {
-        let defaults = ask_engine::Keymaps::default();
-        let map = ask_engine::Action::every()
-            .map(|a| (a.key().to_owned(), Value::String(defaults.get(a).to_string())));
-        obj.insert("keymaps".into(), Value::Object(map.collect()));
-    }
-    let mut builder = Config::builder().add_source(File::from_str(&base.to_string(), FileFormat::Json));
-    let mut applied = Vec::new();
+    let mut merged = file.clone();
+    // Sorted, so the notices (and which of two clashing overrides wins) do not depend on the
+    // order the environment lists them in.
+    let mut vars: Vec<(String, Vec<(String, Value)>)> = vars
+        .into_iter()
+        .map(|(section, keys)| {
+            let mut keys: Vec<_> = keys.into_iter().map(|(k, v)| (camel(&k), v)).collect();
+            keys.sort_by(|a, b| a.0.cmp(&b.0));
+            (section, keys)
+        })
+        .collect();
+    vars.sort_by(|a, b| a.0.cmp(&b.0));
     for (section, keys) in vars {
         for (key, value) in keys {
-            let path = format!("{section}.{}", camel(&key));
-            let fits = matches!(
-                (section.as_str(), &value),
-                ("behaviour", Value::Bool(_))
-                    | ("keymaps", Value::String(_))
-                    | ("ui", Value::Number(_) | Value::String(_) | Value::Array(_))
-                    | ("answer", Value::Number(_) | Value::Array(_))
-            );
-            if !fits {
-                notices.push(format!("Environment override {path} = {value} ignored: not a valid setting."));
-                continue;
-            }
-            if let Ok(b) = builder.clone().set_override(path.as_str(), json_to_config(&value)) {
-                builder = b;
-                applied.push(path);
+            let shown = value.as_str().map_or_else(|| value.to_string(), str::to_owned);
+            match with_override(&merged, &section, &key, value) {
+                Ok(next) => merged = next,
+                Err(why) => {
+                    notices.push(format!("Environment override {section}.{key} = {shown} ignored: {why}."))
+                }
             }
         }
     }
-    if applied.is_empty() {
-        return file.clone();
-    }
-    match builder.build().and_then(|c| c.try_deserialize::<Value>()) {
-        Ok(v) => v,
-        Err(e) => {
-            notices.push(format!("Environment overrides ignored: {e}"));
-            file.clone()
-        }
-    }
+    merged
 }
 
-fn json_to_config(v: &Value) -> config::Value {
-    match v {
-        Value::Bool(b) => config::Value::from(*b),
-        Value::Number(n) => {
-            n.as_i64().map_or_else(|| config::Value::from(n.to_string()), config::Value::from)
-        }
-        Value::String(s) => config::Value::from(s.as_str()),
-        Value::Array(items) => config::Value::from(items.iter().map(json_to_config).collect::<Vec<_>>()),
-        _ => config::Value::from(v.to_string()),
+/// `config` with `section.key` set to the environment's `value`, or why it does not fit.
+fn with_override(config: &Value, section: &str, key: &str, value: Value) -> Result<Value, String> {
+    let known = match section {
+        "behaviour" => Toggle::ALL.iter().any(|t| t.key() == key),
+        "keymaps" => Action::from_key(key).is_some(),
+        "answer" | "store" | "mcp" | "ui" => true, // their sections refuse unknown fields
+        _ => false,
+    };
+    if !known {
+        return Err("not a setting".into());
     }
+    let value = match (section, value) {
+        // A key id is text even when it reads as a number (`1` on the review tab).
+        ("keymaps", Value::Number(n)) => Value::String(n.to_string()),
+        // A list (a command's argv, the MCP presentation order) is given as a JSON array.
+        (_, Value::String(s)) if s.trim_start().starts_with('[') => {
+            serde_json::from_str(&s).map_err(|e| format!("not a JSON array ({e})"))?
+        }
+        (_, value) => value,
+    };
+    let keymaps_were_usable = config.get("keymaps").is_none_or(|k| ask_engine::keymaps_from_ids(k).is_ok());
+    let mut next = config.clone();
+    let Some(obj) = next.as_object_mut() else { return Err("the config is not an object".into()) };
+    if section == "keymaps" && !obj.contains_key("keymaps") {
+        // One overridden key binds over the defaults when the file has no keymaps of its own.
+        let defaults = ask_engine::Keymaps::default();
+        let map = Action::every().map(|a| (a.key().to_owned(), Value::String(defaults.get(a).to_string())));
+        obj.insert("keymaps".into(), Value::Object(map.collect()));
+    }
+    let slot = obj.entry(section).or_insert_with(|| Value::Object(Map::new()));
+    let Some(fields) = slot.as_object_mut() else {
+        return Err(format!("the file's {section} is not an object"));
+    };
+    fields.insert(key.to_owned(), value);
+    if section == "keymaps" {
+        // Keymaps are used as a whole or not at all: a key the keymaps cannot take (reserved,
+        // bound twice) must not throw out the file's own bindings with it.
+        return match ask_engine::keymaps_from_ids(slot_of(&next, section)) {
+            Err(errors) if keymaps_were_usable => {
+                Err(errors.iter().map(ToString::to_string).collect::<Vec<_>>().join("; "))
+            }
+            _ => Ok(next),
+        };
+    }
+    check_value(&next)?;
+    Ok(next)
+}
+
+fn slot_of<'a>(config: &'a Value, section: &str) -> &'a Value {
+    config.get(section).unwrap_or(&Value::Null)
 }
 
 #[cfg(test)]

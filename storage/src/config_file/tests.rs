@@ -54,6 +54,13 @@ fn spec6_missing_file_is_written_with_defaults_on_first_use() {
 #[case::retries_out_of_range(r#"{"answer":{"extractionRetries":7}}"#, "0 to 3")]
 #[case::future_version(r#"{"schemaVersion":3,"behaviour":{"showFooterHints":false}}"#, "newer ask-user")]
 #[case::bad_version(r#"{"schemaVersion":"two"}"#, "schemaVersion is not a positive integer")]
+#[case::unknown_presentation(
+    r#"{"mcp":{"presentation":["tmux","zellij"]}}"#,
+    "mcp.presentation names \"zellij\""
+)]
+#[case::unknown_notify(r#"{"ui":{"notify":"fax"}}"#, "ui.notify is \"fax\"")]
+#[case::negative_reminder(r#"{"ui":{"remindAfterMinutes":-1}}"#, "ui.remindAfterMinutes must be")]
+#[case::unknown_notify_when(r#"{"ui":{"notifyWhen":"never"}}"#, "ui.notifyWhen is \"never\"")]
 fn spec6_unusable_files_are_backed_up_and_defaults_used(#[case] text: &str, #[case] why: &str) {
     let dir = tempfile::tempdir().unwrap();
     let p = write(&dir, text);
@@ -233,4 +240,123 @@ fn a_live_reload_reads_a_changed_file_and_never_moves_a_broken_one() {
     assert_eq!(reload_config(&p), None);
     assert!(backups(&dir).is_empty());
     assert_eq!(fs::read_to_string(&p).unwrap(), "{ half-written");
+}
+
+/// Every allowed value of the checked `ui` and `mcp` settings is used as written, without a
+/// notice or a backup.
+#[rstest]
+#[case::every_presentation(json!({"mcp":{"presentation":["terminal","elicitation","tmux"],"waitSeconds":10}}))]
+#[case::no_reminder(json!({"ui":{"remindAfterMinutes":0,"notify":"bell","notifyWhen":"always"}}))]
+#[case::a_reminder_in_fractions(json!({"ui":{"remindAfterMinutes":2.5,"notify":"osc777","notifyWhen":"unfocused"}}))]
+fn spec6_allowed_values_are_used_as_written(#[case] file: Value) {
+    let dir = tempfile::tempdir().unwrap();
+    let p = write(&dir, &file.to_string());
+    let loaded = load(&p);
+    assert!(loaded.notices.is_empty(), "{:?}", loaded.notices);
+    assert!(backups(&dir).is_empty());
+    if let Some(mcp) = file.get("mcp") {
+        assert_eq!(serde_json::to_value(&loaded.mcp).unwrap(), *mcp);
+    }
+    if let Some(ui) = file.get("ui") {
+        let used = serde_json::to_value(&loaded.ui).unwrap();
+        for (key, value) in ui.as_object().unwrap() {
+            assert_eq!(used[key], *value, "{key}");
+        }
+    }
+}
+
+/// A config path that cannot be read (here a directory) is reported; nothing is written there.
+#[test]
+fn spec6_a_config_that_cannot_be_read_is_named_and_left_alone() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = dir.path().join("config.json");
+    fs::create_dir(&p).unwrap();
+    let loaded = load(&p);
+    assert_eq!(loaded.settings, Settings::default());
+    assert_eq!(loaded.notices.len(), 1, "{:?}", loaded.notices);
+    assert!(loaded.notices[0].starts_with("Could not read"), "{:?}", loaded.notices);
+    assert!(p.is_dir() && fs::read_dir(&p).unwrap().next().is_none());
+}
+
+fn load_with(file: &Value, vars: &[(&str, &str)]) -> (tempfile::TempDir, LoadedConfig) {
+    let dir = tempfile::tempdir().unwrap();
+    let p = write(&dir, &file.to_string());
+    let env = vars.iter().map(|(k, v)| ((*k).to_owned(), (*v).to_owned())).collect();
+    let loaded = load_settings_with_env(Some(&p), Some(env));
+    (dir, loaded)
+}
+
+/// Every setting can be overridden for one run, with the type it has in the file: a fraction,
+/// a list given as a JSON array, a key id that reads as a number (an MCP client sets
+/// `ASK_USER__MCP__WAIT_SECONDS` in its server entry's `env`).
+#[rstest]
+#[case::a_fraction("ASK_USER__UI__REMIND_AFTER_MINUTES", "2.5", "ui", "remindAfterMinutes", json!(2.5))]
+#[case::a_whole_number("ASK_USER__UI__TIMEOUT_SECONDS", "90", "ui", "timeoutSeconds", json!(90))]
+#[case::text("ASK_USER__UI__NOTIFY", "bell", "ui", "notify", json!("bell"))]
+#[case::a_flag("ASK_USER__UI__PLAIN", "true", "ui", "plain", json!(true))]
+#[case::a_command("ASK_USER__UI__NOTIFY_COMMAND", r#"["notify-send", "ask-user"]"#, "ui", "notifyCommand", json!(["notify-send", "ask-user"]))]
+#[case::the_extractor("ASK_USER__ANSWER__EXTRACTION_COMMAND", r#"["llm","-m","x"]"#, "answer", "extractionCommand", json!(["llm", "-m", "x"]))]
+#[case::retries("ASK_USER__ANSWER__EXTRACTION_RETRIES", "3", "answer", "extractionRetries", json!(3))]
+#[case::retention("ASK_USER__STORE__RETENTION_DAYS", "7", "store", "retentionDays", json!(7))]
+#[case::the_mcp_wait("ASK_USER__MCP__WAIT_SECONDS", "600", "mcp", "waitSeconds", json!(600))]
+#[case::the_mcp_rungs("ASK_USER__MCP__PRESENTATION", r#"["terminal"]"#, "mcp", "presentation", json!(["terminal"]))]
+fn spec6_every_setting_can_be_overridden_from_the_environment(
+    #[case] var: &str,
+    #[case] text: &str,
+    #[case] section: &str,
+    #[case] key: &str,
+    #[case] expected: Value,
+) {
+    let (_dir, loaded) = load_with(&json!({}), &[(var, text)]);
+    assert!(loaded.notices.is_empty(), "{:?}", loaded.notices);
+    let sections = json!({
+        "ui": loaded.ui, "answer": loaded.answer, "store": loaded.store, "mcp": loaded.mcp,
+    });
+    assert_eq!(sections[section][key], expected);
+}
+
+#[test]
+fn spec6_a_key_id_that_reads_as_a_number_binds_from_the_environment() {
+    let (_dir, loaded) = load_with(&json!({}), &[("ASK_USER__KEYMAPS__OPTION_NOTE", "0")]);
+    assert!(loaded.notices.is_empty(), "{:?}", loaded.notices);
+    assert_eq!(loaded.settings.keymaps.option_note.to_string(), "0");
+}
+
+/// An override that does not fit is named with why, and left out alone: the file's own values in
+/// that section, and the overrides that fit, stay in force (one used to drop its whole section
+/// back to the defaults without a word).
+#[rstest]
+#[case::a_list_not_given_as_an_array("ASK_USER__UI__NOTIFY_COMMAND", "notify-send hi", "expected a sequence")]
+#[case::a_broken_array("ASK_USER__UI__NOTIFY_COMMAND", "[notify-send", "not a JSON array")]
+#[case::a_notification_kind_there_is_none_of("ASK_USER__UI__NOTIFY", "fax", "ui.notify is \"fax\"")]
+#[case::a_negative_reminder("ASK_USER__UI__REMIND_AFTER_MINUTES", "-1", "ui.remindAfterMinutes must be")]
+#[case::retries_out_of_range("ASK_USER__ANSWER__EXTRACTION_RETRIES", "7", "0 to 3")]
+#[case::an_unknown_rung("ASK_USER__MCP__PRESENTATION", r#"["zellij"]"#, "mcp.presentation names")]
+#[case::text_for_a_number("ASK_USER__MCP__WAIT_SECONDS", "soon", "ill-typed")]
+#[case::an_unknown_ui_setting("ASK_USER__UI__COLOUR", "red", "unknown field `colour`")]
+#[case::an_unknown_toggle("ASK_USER__BEHAVIOUR__SHOW_HINTS", "false", "not a setting")]
+#[case::an_unknown_action("ASK_USER__KEYMAPS__SUBMIT", "ctrl+s", "not a setting")]
+#[case::an_unknown_section("ASK_USER__THEME__ACCENT", "blue", "not a setting")]
+#[case::a_reserved_key("ASK_USER__KEYMAPS__CONFIRM", "9", "\"9\" is reserved for navigation")]
+#[case::a_key_bound_twice("ASK_USER__KEYMAPS__CONFIRM", "n", "both bound")]
+#[case::a_toggle_that_is_not_a_flag("ASK_USER__BEHAVIOUR__SHOW_FOOTER_HINTS", "maybe", "not true or false")]
+fn spec6_an_override_that_does_not_fit_is_named_and_left_out_alone(
+    #[case] var: &str,
+    #[case] text: &str,
+    #[case] why: &str,
+) {
+    let keymaps = json!({"cancel":"esc","dismiss":"ctrl+c","toggle":"space","confirm":"ctrl+k","optionNote":"n","questionNote":"shift+n"});
+    let file = json!({"ui": {"notify": "bell", "timeoutSeconds": 30}, "mcp": {"waitSeconds": 100}, "keymaps": keymaps});
+    let fits = ("ASK_USER__ANSWER__EXTRACTION_TIMEOUT_MS", "5000");
+    let (dir, loaded) = load_with(&file, &[(var, text), fits]);
+    assert_eq!(loaded.notices.len(), 1, "{:?}", loaded.notices);
+    let notice = &loaded.notices[0];
+    assert!(notice.starts_with("Environment override ") && notice.contains(why), "{notice}");
+    assert!(notice.contains(&format!("= {text} ignored")), "{notice}");
+    assert_eq!((loaded.ui.notify.as_str(), loaded.ui.timeout_seconds), ("bell", 30));
+    assert_eq!(loaded.mcp.wait_seconds, 100);
+    assert_eq!(loaded.answer.extraction_timeout_ms, 5000, "the override that fits is in force");
+    assert!(loaded.settings.behaviour.show_footer_hints);
+    assert_eq!(loaded.settings.keymaps.confirm.to_string(), "ctrl+k", "the file's keymaps stay");
+    assert!(backups(&dir).is_empty(), "an override never moves the file");
 }
