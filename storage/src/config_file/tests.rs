@@ -210,6 +210,19 @@ fn d29_save_writes_sections_in_full_and_keeps_user_keymaps_and_unknown_fields() 
     );
 }
 
+/// A config that exists but cannot be read (here a symbolic link that loops) is not taken for a
+/// missing one: saving a toggle fails with a message and leaves it, rather than writing a
+/// fresh file over what the user had.
+#[test]
+fn spec6_saving_into_a_config_that_cannot_be_read_fails_and_leaves_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = dir.path().join("config.json");
+    std::os::unix::fs::symlink(&p, &p).unwrap();
+    let err = save_toggle(&p, Toggle::ShowFooterHints, false).unwrap_err();
+    assert!(err.to_string().starts_with("could not save settings to "), "{err}");
+    assert!(fs::symlink_metadata(&p).unwrap().file_type().is_symlink(), "the link is left as it was");
+}
+
 #[test]
 fn spec6_save_into_a_read_only_directory_fails_with_a_message() {
     let dir = tempfile::tempdir().unwrap();
