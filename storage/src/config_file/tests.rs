@@ -335,6 +335,36 @@ fn spec6_a_key_id_that_reads_as_a_number_binds_from_the_environment() {
     assert_eq!(loaded.settings.keymaps.option_note.to_string(), "0");
 }
 
+/// One keymap override binds over the file's own keymaps, which stay as written otherwise; over
+/// keymaps the file got wrong, an override that mends them puts them in force, and one that
+/// does not is not blamed for the file's mistake.
+#[rstest]
+#[case::over_the_files_keymaps("ctrl+k", "ASK_USER__KEYMAPS__TOGGLE", "x", json!(["esc", "x", "ctrl+k"]), None)]
+#[case::mending_the_files_keymaps("n", "ASK_USER__KEYMAPS__CONFIRM", "ctrl+j", json!(["esc", "space", "ctrl+j"]), None)]
+#[case::not_mending_them("n", "ASK_USER__KEYMAPS__CANCEL", "q", json!(["esc", "space", "enter"]), Some("Keymaps not used, defaults in force: keymaps.confirm and keymaps.optionNote are both bound"))]
+fn spec6_a_keymap_override_binds_over_the_files_keymaps(
+    #[case] files_confirm: &str,
+    #[case] var: &str,
+    #[case] key: &str,
+    #[case] cancel_toggle_confirm: Value,
+    #[case] notice: Option<&str>,
+) {
+    let keymaps = json!({"cancel":"esc","dismiss":"ctrl+c","toggle":"space","confirm":files_confirm,"optionNote":"n","questionNote":"shift+n"});
+    let (_dir, loaded) = load_with(&json!({ "keymaps": keymaps }), &[(var, key)]);
+    let k = &loaded.settings.keymaps;
+    assert_eq!(
+        json!([k.cancel.to_string(), k.toggle.to_string(), k.confirm.to_string()]),
+        cancel_toggle_confirm
+    );
+    match notice {
+        None => assert!(loaded.notices.is_empty(), "{:?}", loaded.notices),
+        Some(notice) => {
+            assert_eq!(loaded.notices.len(), 1, "{:?}", loaded.notices);
+            assert!(loaded.notices[0].starts_with(notice), "{:?}", loaded.notices);
+        }
+    }
+}
+
 /// An override that does not fit is named with why, and left out alone: the file's own values in
 /// that section, and the overrides that fit, stay in force (one used to drop its whole section
 /// back to the defaults without a word).
