@@ -171,6 +171,8 @@ mod tests {
         assert_eq!(*wrap("x".repeat(12).as_str(), 4), ["xxxx", "xxxx", "xxxx"]);
         // …and the same words with one non-ASCII letter take the grapheme walk, breaking alike.
         assert_eq!(*wrap("ab cdefghijké", 5), ["ab", "cdefg", "hijké"]);
+        // Leading spaces stay on the line a long word starts on (an indented note or list).
+        assert_eq!(*wrap("  abcdefgh", 5), ["  abc", "defgh"]);
     }
 
     #[test]

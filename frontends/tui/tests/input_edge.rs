@@ -47,6 +47,41 @@ fn a_terminal_key_becomes_the_engine_key(#[case] key: KeyEvent, #[case] id: Opti
     assert_eq!(emitted(Event::Key(key)).map(key_id).as_deref(), id);
 }
 
+/// Every key the engine has a name for arrives under that name (a key whose arm went missing
+/// would be dropped: Esc would no longer cancel anything), and every modifier with it.
+#[rstest]
+fn every_named_terminal_key_arrives_under_its_engine_name(
+    #[values(
+        (KeyCode::Esc, "esc"), (KeyCode::Enter, "enter"), (KeyCode::Tab, "tab"),
+        (KeyCode::Backspace, "backspace"), (KeyCode::Delete, "delete"), (KeyCode::Insert, "insert"),
+        (KeyCode::Home, "home"), (KeyCode::End, "end"), (KeyCode::PageUp, "pageUp"),
+        (KeyCode::PageDown, "pageDown"), (KeyCode::Up, "up"), (KeyCode::Down, "down"),
+        (KeyCode::Left, "left"), (KeyCode::Right, "right"), (KeyCode::F(1), "f1"), (KeyCode::F(12), "f12"),
+        (KeyCode::Char(' '), "space"), (KeyCode::Char('a'), "a")
+    )]
+    key: (KeyCode, &str),
+) {
+    assert_eq!(key_press(&press(key.0, KeyModifiers::NONE)).map(|k| k.to_string()).as_deref(), Some(key.1));
+}
+
+#[rstest]
+#[case::ctrl(KeyModifiers::CONTROL, "ctrl+left")]
+#[case::alt(KeyModifiers::ALT, "alt+left")]
+#[case::shift(KeyModifiers::SHIFT, "shift+left")]
+#[case::super_key(KeyModifiers::SUPER, "super+left")]
+#[case::all_of_them(KeyModifiers::all(), "ctrl+shift+alt+super+left")]
+fn every_modifier_arrives_with_the_key(#[case] mods: KeyModifiers, #[case] id: &str) {
+    assert_eq!(key_press(&press(KeyCode::Left, mods)).map(|k| k.to_string()).as_deref(), Some(id));
+}
+
+#[rstest]
+#[case::past_f12(KeyCode::F(13))]
+#[case::a_media_key(KeyCode::Media(crossterm::event::MediaKeyCode::Play))]
+#[case::a_lone_modifier(KeyCode::Modifier(crossterm::event::ModifierKeyCode::LeftShift))]
+fn keys_the_engine_has_no_name_for_are_not_recorded(#[case] code: KeyCode) {
+    assert_eq!(key_press(&press(code, KeyModifiers::NONE)), None);
+}
+
 #[test]
 fn a_paste_is_one_event_a_resize_is_logged_and_focus_changes_are_not_recorded() {
     assert!(matches!(
