@@ -202,40 +202,20 @@ fn a_torn_event_line_names_its_line() {
 
 /// A flow resumed, replayed or exported keeps the keys and toggles its user had set: each one,
 /// changed alone from its default, reads back as it was written (a reader that dropped one would
-/// bring back its default, and the form would answer another key than the one it shows).
-#[rstest]
-fn every_keymap_a_flow_recorded_reads_back_as_it_was(
-    #[values(
-        Action::Cancel,
-        Action::Dismiss,
-        Action::Toggle,
-        Action::Confirm,
-        Action::OptionNote,
-        Action::QuestionNote,
-        Action::Filter,
-        Action::Undo,
-        Action::Redo
-    )]
-    action: Action,
-) {
-    let mut settings = Settings::default();
-    settings.keymaps.set(action, KeyPress::parse("f7").unwrap());
-    assert_settings_read_back(settings);
-}
-
-#[rstest]
-fn every_toggle_a_flow_recorded_reads_back_as_it_was(
-    #[values(
-        Toggle::AutoSubmitWhenAnsweredWithoutNotes,
-        Toggle::ConfirmDismissWhenDirty,
-        Toggle::DoublePressReviewShortcuts,
-        Toggle::ShowFooterHints
-    )]
-    toggle: Toggle,
-) {
-    let mut settings = Settings::default();
-    settings.behaviour.set(toggle, !settings.behaviour.get(toggle));
-    assert_settings_read_back(settings);
+/// bring back its default, and the form would answer another key than the one it shows). Every
+/// action and toggle there is, so one added later is covered too.
+#[test]
+fn every_keymap_and_toggle_a_flow_recorded_reads_back_as_it_was() {
+    for action in Action::every() {
+        let mut settings = Settings::default();
+        settings.keymaps.set(action, KeyPress::parse("f7").unwrap());
+        assert_settings_read_back(settings);
+    }
+    for toggle in Toggle::ALL {
+        let mut settings = Settings::default();
+        settings.behaviour.set(toggle, !settings.behaviour.get(toggle));
+        assert_settings_read_back(settings);
+    }
 }
 
 fn assert_settings_read_back(settings: Settings) {
