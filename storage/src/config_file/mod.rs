@@ -210,11 +210,17 @@ fn apply(config: &Value, loaded: &mut LoadedConfig) {
         match keymaps_from_ids(keymaps) {
             Ok(k) => loaded.settings.keymaps = k,
             Err(errors) => {
-                let why: Vec<String> = errors.iter().map(ToString::to_string).collect();
-                loaded.notices.push(format!("Keymaps not used, defaults in force: {}.", why.join("; ")));
+                loaded
+                    .notices
+                    .push(format!("Keymaps not used, defaults in force: {}.", keymap_errors(&errors)));
             }
         }
     }
+}
+
+/// Every reason a `keymaps` section cannot be used, on one line.
+fn keymap_errors(errors: &[ask_engine::KeymapError]) -> String {
+    errors.iter().map(ToString::to_string).collect::<Vec<_>>().join("; ")
 }
 
 #[cfg(test)]

@@ -5,9 +5,9 @@
 //! held to, one at a time, so one that does not fit is named and left out while the file's other
 //! values and the overrides that fit stay in force.
 
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 
-use ask_engine::{Action, Toggle};
+use ask_engine::{Action, Toggle, keymaps_from_ids};
 use config::{Config, Environment};
 use serde_json::{Map, Value};
 
@@ -39,24 +39,16 @@ fn environment(env: Option<HashMap<String, String>>) -> Environment {
 /// the file layer is never changed.
 pub fn apply_env(file: &Value, env: Option<HashMap<String, String>>, notices: &mut Vec<String>) -> Value {
     let Ok(env_only) = Config::builder().add_source(environment(env)).build() else { return file.clone() };
-    let Ok(vars) = env_only.try_deserialize::<HashMap<String, HashMap<String, Value>>>() else {
+    // Sorted maps, so the notices (and which of two clashing overrides wins) do not depend on
+    // the order the environment lists them in.
+    let Ok(vars) = env_only.try_deserialize::<BTreeMap<String, BTreeMap<String, Value>>>() else {
         notices.push("Environment overrides (ASK_USER__SECTION__KEY) could not be read; ignored.".into());
         return file.clone();
     };
     let mut merged = file.clone();
-    // Sorted, so the notices (and which of two clashing overrides wins) do not depend on the
-    // order the environment lists them in.
-    let mut vars: Vec<(String, Vec<(String, Value)>)> = vars
-        .into_iter()
-        .map(|(section, keys)| {
-            let mut keys: Vec<_> = keys.into_iter().map(|(k, v)| (camel(&k), v)).collect();
-            keys.sort_by(|a, b| a.0.cmp(&b.0));
-            (section, keys)
-        })
-        .collect();
-    vars.sort_by(|a, b| a.0.cmp(&b.0));
     for (section, keys) in vars {
         for (key, value) in keys {
+            let key = camel(&key);
             let shown = value.as_str().map_or_else(|| value.to_string(), str::to_owned);
             match with_override(&merged, &section, &key, value) {
                 Ok(next) => merged = next,
@@ -89,14 +81,11 @@ fn with_override(config: &Value, section: &str, key: &str, value: Value) -> Resu
         }
         (_, value) => value,
     };
-    let keymaps_were_usable = config.get("keymaps").is_none_or(|k| ask_engine::keymaps_from_ids(k).is_ok());
     let mut next = config.clone();
     let Some(obj) = next.as_object_mut() else { return Err("the config is not an object".into()) };
     if section == "keymaps" && !obj.contains_key("keymaps") {
         // One overridden key binds over the defaults when the file has no keymaps of its own.
-        let defaults = ask_engine::Keymaps::default();
-        let map = Action::every().map(|a| (a.key().to_owned(), Value::String(defaults.get(a).to_string())));
-        obj.insert("keymaps".into(), Value::Object(map.collect()));
+        obj.insert("keymaps".into(), super::save::default_keymaps());
     }
     let slot = obj.entry(section).or_insert_with(|| Value::Object(Map::new()));
     let Some(fields) = slot.as_object_mut() else {
@@ -105,20 +94,16 @@ fn with_override(config: &Value, section: &str, key: &str, value: Value) -> Resu
     fields.insert(key.to_owned(), value);
     if section == "keymaps" {
         // Keymaps are used as a whole or not at all: a key the keymaps cannot take (reserved,
-        // bound twice) must not throw out the file's own bindings with it.
-        return match ask_engine::keymaps_from_ids(slot_of(&next, section)) {
-            Err(errors) if keymaps_were_usable => {
-                Err(errors.iter().map(ToString::to_string).collect::<Vec<_>>().join("; "))
-            }
+        // bound twice) must not throw out the file's own bindings with it — but is not blamed
+        // for bindings the file already got wrong.
+        let were_usable = config.get("keymaps").is_none_or(|k| keymaps_from_ids(k).is_ok());
+        return match keymaps_from_ids(&next["keymaps"]) {
+            Err(errors) if were_usable => Err(super::keymap_errors(&errors)),
             _ => Ok(next),
         };
     }
     check_value(&next)?;
     Ok(next)
-}
-
-fn slot_of<'a>(config: &'a Value, section: &str) -> &'a Value {
-    config.get(section).unwrap_or(&Value::Null)
 }
 
 #[cfg(test)]

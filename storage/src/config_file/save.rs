@@ -77,13 +77,20 @@ fn complete(obj: &mut Map<String, Value>, behaviour: &Behaviour) {
 pub fn write_defaults(path: &Path) -> std::io::Result<()> {
     let mut obj = Map::new();
     complete(&mut obj, &Behaviour::default());
-    let keymaps: Map<String, Value> = ask_engine::Action::every()
-        .map(|a| (a.key().to_owned(), Value::String(ask_engine::Keymaps::default().get(a).to_string())))
-        .collect();
-    obj.insert("keymaps".into(), Value::Object(keymaps));
+    obj.insert("keymaps".into(), default_keymaps());
     let store = serde_json::to_value(super::StoreSettings::default()).map_err(std::io::Error::other)?;
     obj.insert("store".into(), store);
     write_json(path, &Value::Object(obj))
+}
+
+/// Every action bound to its default key, as a `keymaps` section.
+pub fn default_keymaps() -> Value {
+    let defaults = ask_engine::Keymaps::default();
+    Value::Object(
+        ask_engine::Action::every()
+            .map(|a| (a.key().to_owned(), Value::String(defaults.get(a).to_string())))
+            .collect(),
+    )
 }
 
 /// Pretty JSON with a trailing newline, via a temporary file in the same directory and a rename.
