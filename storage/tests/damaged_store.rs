@@ -1,20 +1,20 @@
 //! Damaged, torn and foreign store files: never a panic, never overwritten, always one line.
 #![allow(clippy::unwrap_used, clippy::expect_used)] // tests fail loudly by design
 
+mod common;
+
 use std::path::{Path, PathBuf};
 
-use ask_engine::{Event, KeyPress};
+use ask_engine::Event;
 use ask_storage::{FlowRecord, Store, StoreError, log_file};
+use common::events::{key, opened};
 use rstest::rstest;
 
 /// A real opening event, so a flow exported from a damaged store imports as a log file.
 fn opening() -> Event {
-    let raw = serde_json::json!({"questions": [{"id": "q", "prompt": "P?", "options": [{"value": "a", "label": "A"}]}]});
-    Event::opened(ask_schema::validate(&raw, ask_schema::FormSource::Tool).unwrap())
-}
-
-fn key(id: &str) -> Event {
-    Event::key(KeyPress::parse(id).unwrap())
+    opened(
+        serde_json::json!({"questions": [{"id": "q", "prompt": "P?", "options": [{"value": "a", "label": "A"}]}]}),
+    )
 }
 
 /// A store with three flows of 200 keys each (enough pages to damage one in the middle).

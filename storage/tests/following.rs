@@ -2,18 +2,18 @@
 //! shown elsewhere), and the small helpers every frontend names flows and errors with.
 #![allow(clippy::unwrap_used, clippy::expect_used)] // tests fail loudly by design
 
+mod common;
+
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
-use ask_engine::{Event, FlowState, KeyPress};
+use ask_engine::{Event, FlowState};
 use ask_storage::{FlowFollower, FlowRecord, Store};
+use common::events::{key, opened};
 
 fn opening() -> Event {
-    let raw = serde_json::json!({"questions": [{"id": "q", "prompt": "P?", "options": [{"value": "a", "label": "A"}, {"value": "b", "label": "B"}]}]});
-    Event::opened(ask_schema::validate(&raw, ask_schema::FormSource::Tool).unwrap())
-}
-
-fn key(id: &str) -> Event {
-    Event::key(KeyPress::parse(id).unwrap())
+    opened(
+        serde_json::json!({"questions": [{"id": "q", "prompt": "P?", "options": [{"value": "a", "label": "A"}, {"value": "b", "label": "B"}]}]}),
+    )
 }
 
 /// What the follower holds after each look is the fold of everything committed so far, each

@@ -3,9 +3,12 @@
 //! does, and a failed opening records nothing and touches no other flow.
 #![allow(clippy::unwrap_used, clippy::expect_used)] // tests fail loudly by design
 
-use ask_engine::{Event, KeyPress};
+mod common;
+
+use ask_engine::Event;
 use ask_schema::{FormSource, validate};
 use ask_storage::{DurableFlow, FlowRecord, MakePayload, PayloadEntry, Store, StoreError};
+use common::events::key;
 use serde_json::json;
 
 fn opened() -> Event {
@@ -16,10 +19,6 @@ fn opened() -> Event {
 
 fn opening(form: ask_schema::Form) -> Event {
     Event::opened(form)
-}
-
-fn key(id: &str) -> Event {
-    Event::key(KeyPress::parse(id).unwrap())
 }
 
 fn entry() -> PayloadEntry {

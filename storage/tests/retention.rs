@@ -2,15 +2,14 @@
 //! and a flow a live process holds never.
 #![allow(clippy::unwrap_used, clippy::expect_used)] // tests fail loudly by design
 
-use ask_engine::{Event, KeyPress};
+mod common;
+
+use ask_engine::Event;
 use ask_schema::{FormSource, validate};
 use ask_storage::{FlowRecord, PayloadEntry, PruneRule, Store};
+use common::events::key;
 
 const DAY: u64 = 86_400_000;
-
-fn key(id: &str) -> Event {
-    Event::key(KeyPress::parse(id).unwrap())
-}
 
 /// A store with flows created on the given days: `done` ones cancelled (finished), others open.
 fn store_with(flows: &[(&str, u64, bool)]) -> (tempfile::TempDir, Store) {

@@ -1,11 +1,14 @@
 //! The redb store: round-trips, ordering, locking, corrupt files.
 #![allow(clippy::unwrap_used, clippy::expect_used)] // tests fail loudly by design
 
+mod common;
+
 use std::time::{Duration, Instant};
 
-use ask_engine::{Event, KeyPress, Size};
+use ask_engine::{Event, Size};
 use ask_schema::FormSource;
 use ask_storage::{FlowRecord, PayloadEntry, Store, StoreError};
+use common::events::key;
 use serde_json::json;
 
 fn record(id: &str, created_ms: u64) -> FlowRecord {
@@ -36,10 +39,6 @@ fn put_lease(store: &std::path::Path, pid: u32, started: Option<u64>) {
     let started = started.map(|s| format!(r#","started":{s}"#)).unwrap_or_default();
     let lease = format!(r#"{{"version":1,"pid":{pid}{started},"sinceMs":0}}"#);
     put_rows(store, LEASES, &[("f", lease.as_bytes())]);
-}
-
-fn key(id: &str) -> Event {
-    Event::key(KeyPress::parse(id).unwrap())
 }
 
 /// Any event will do as the opening one for storage tests.

@@ -15,7 +15,6 @@ impl SyncHook {
     }
 
     /// A backend that counts its synced writes, and the count.
-    #[allow(dead_code)] // not every test binary counts
     pub fn counting() -> (SyncHook, Arc<AtomicUsize>) {
         let syncs = Arc::new(AtomicUsize::new(0));
         let counter = Arc::clone(&syncs);
