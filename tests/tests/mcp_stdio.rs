@@ -5,6 +5,7 @@ mod common;
 
 use std::time::Duration;
 
+use common::pty::Pty;
 use common::{PAYLOAD, Sandbox, bin};
 use rmcp::ServiceExt;
 use rmcp::model::CallToolRequestParams;
@@ -120,4 +121,35 @@ async fn a_call_larger_than_16_mib_is_answered() {
     let id = open["flowId"].as_str().unwrap();
     assert!(sb.run(&["log", "list"]).stdout.contains(id), "the large form is recorded");
     client.cancel().await.unwrap();
+}
+
+/// An MCP client started in a terminal shares it with the server: a form waiting for `ask-user
+/// attach` rings that terminal's bell and, on one that shows desktop notifications (kitty
+/// here), says which command to run.
+#[test]
+fn a_form_waiting_in_another_terminal_rings_the_terminal_the_server_shares() {
+    let sb = Sandbox::new();
+    sb.file("config.json", r#"{"mcp": {"presentation": ["terminal"]}}"#);
+    let args: Value = serde_json::from_str(PAYLOAD).unwrap();
+    let lines = [
+        json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
+            "protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "raw", "version": "1"}}}),
+        json!({"jsonrpc": "2.0", "method": "notifications/initialized"}),
+        json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": "ask_user", "arguments": args}}),
+    ];
+    let text: String = lines.iter().map(|l| format!("{l}\n")).collect();
+    sb.file("client.jsonl", &text);
+    // stdin and stdout are pipes, as under a client; the controlling terminal is the PTY.
+    let script = format!("(cat client.jsonl; sleep 10) | '{}' mcp --wait 1 > out.jsonl", bin().display());
+    let pty = Pty::spawn_with(&sb, &script, 80, 24, &[("TERM", "xterm-kitty")]);
+    pty.wait_until("the call's result", |_| {
+        std::fs::read_to_string(sb.path("out.jsonl")).is_ok_and(|o| o.contains(r#""id":1"#))
+    });
+    let out = std::fs::read_to_string(sb.path("out.jsonl")).unwrap();
+    let reply: Value =
+        out.lines().map(|l| serde_json::from_str::<Value>(l).unwrap()).find(|m| m["id"] == 1).unwrap();
+    let id = reply["result"]["structuredContent"]["flowId"].as_str().unwrap();
+    let bell = format!("\x07\x1b]9;ask_user: a form is waiting - run ask-user attach {id}\x07");
+    assert!(pty.wrote(bell.as_bytes()), "the terminal got: {:?}", pty.screen());
+    assert!(!out.contains('\x07'), "the protocol stream stays clean");
 }

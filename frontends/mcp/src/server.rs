@@ -144,7 +144,9 @@ impl AskServer {
                 Rung::Elicitation
                     if ctx.peer.supported_elicitation_modes().contains(&ElicitationMode::Form) =>
                 {
-                    return self.by_elicitation(&id, &form, ctx).await;
+                    if let Some(response) = self.by_elicitation(&id, &form, ctx).await? {
+                        return Ok(response);
+                    }
                 }
                 Rung::Terminal => {
                     self.record(&id, &form).await?;
@@ -159,12 +161,14 @@ impl AskServer {
     /// The client's own form. A 2025-11-25 client is sent `elicitation/create` and answers in
     /// this call; a 2026-07-28 client gets an `input_required` result and retries the call with
     /// the answers (handled in [`AskServer::ask`]), the flow id travelling as the request state.
+    /// `None` when the client could not show the form (it answered the request with an error):
+    /// the next rung then shows it, rather than the agent getting an error for the user's form.
     async fn by_elicitation(
         &self,
         id: &str,
         form: &Arc<Form>,
         ctx: &RequestContext<RoleServer>,
-    ) -> Result<CallToolResponse, ErrorData> {
+    ) -> Result<Option<CallToolResponse>, ErrorData> {
         let codex =
             ctx.peer.peer_info().is_some_and(|info| info.client_info.name.to_lowercase().contains("codex"));
         let style = if codex { MultiStyle::Booleans } else { MultiStyle::Array };
@@ -178,14 +182,15 @@ impl AskServer {
         if stateless {
             let mut requests = InputRequests::new();
             requests.insert(FORM_INPUT.to_owned(), InputRequest::Elicitation(ElicitRequest::new(request)));
-            return Ok(InputRequiredResult::new(Some(requests), Some(id.to_owned())).into());
+            return Ok(Some(InputRequiredResult::new(Some(requests), Some(id.to_owned())).into()));
         }
-        let reply = ctx
-            .peer
-            .create_elicitation(request)
-            .await
-            .map_err(|e| internal(format!("elicitation failed: {e}")))?;
-        self.answered(id, form, reply).await.map(done)
+        match ctx.peer.create_elicitation(request).await {
+            Ok(reply) => self.answered(id, form, reply).await.map(|r| Some(done(r))),
+            Err(e) => {
+                tracing::warn!(flow = %id, error = %e, "the client could not show the form; trying the next way");
+                Ok(None)
+            }
+        }
     }
 
     /// Feeds the client form's answers through a recorded flow and returns its result.
