@@ -181,3 +181,32 @@ async fn a_call_queued_behind_another_popup_keeps_its_own_wait() {
     }
     let _ = client.cancel().await;
 }
+
+/// Cancelling the form in the popup ends the call with the cancelled result. tmux reports the
+/// popup's command as failed then, just as when it has no client to show the popup on; the
+/// user, who has just dismissed the form, is not told to go and answer it with `attach`.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_form_cancelled_in_the_popup_returns_cancelled_without_sending_the_user_to_attach() {
+    let (sb, server) = tmux_sandbox("cancel");
+    let mut pty = attach_client(&server, &sb);
+    let listener = Listener::default();
+    let client =
+        listener.clone().serve(TokioChildProcess::new(mcp_in(&server, &sb, "30")).unwrap()).await.unwrap();
+    let params = CallToolRequestParams::new("ask_user")
+        .with_arguments(serde_json::from_str::<Value>(PAYLOAD).unwrap().as_object().unwrap().clone());
+    let request = ClientRequest::CallToolRequest(Request::new(params));
+    let handle = client.send_cancellable_request(request, PeerRequestOptions::no_options()).await.unwrap();
+    tokio::task::spawn_blocking(move || {
+        pty.wait_for("Which database?");
+        pty.send("\x1b");
+    })
+    .await
+    .unwrap();
+    let response =
+        tokio::time::timeout(Duration::from_secs(20), handle.await_response()).await.expect("ended");
+    let ServerResult::CallToolResult(result) = response.unwrap() else { panic!("a tool result") };
+    assert_eq!(result.structured_content.unwrap()["cancelled"], true);
+    let progress = listener.progress.lock().unwrap().clone();
+    assert!(!progress.iter().any(|m| m.contains("ask-user attach")), "{progress:?}");
+    let _ = client.cancel().await;
+}

@@ -217,3 +217,19 @@ async fn a_client_whose_form_fails_falls_through_to_the_next_way_of_asking() {
     let result = call(&s, payload()).await;
     assert!(text(&result).starts_with("Needs user input"), "{}", text(&result));
 }
+
+/// A retry carrying something other than a form's answer is a client bug: it gets a protocol
+/// error that says what was wrong, and no flow is recorded for it.
+#[tokio::test]
+async fn a_retry_whose_form_answer_is_malformed_gets_an_error_naming_it() {
+    let s =
+        setup(Client::default(), serde_json::from_str(ELICITATION).unwrap(), Duration::from_secs(5)).await;
+    let mut params =
+        CallToolRequestParams::new("ask_user").with_arguments(payload().as_object().unwrap().clone());
+    params.request_state = Some("mcp-retry".to_owned());
+    params.input_responses = Some([("form".to_owned(), json!(5))].into());
+    let error = s.client.call_tool(params).await.unwrap_err().to_string();
+    assert!(error.contains("form answer:"), "{error}");
+    drop(s.client);
+    assert!(Store::open(&s.dir.path().join("store.redb")).unwrap().flow("mcp-retry").unwrap().is_none());
+}

@@ -8,7 +8,9 @@ use std::time::Duration;
 
 use ask_engine::{Event, KeyPress};
 use ask_storage::{DurableFlow, Store};
-use common::{Client, Setup, answer_elsewhere, call, details, payload, setup, setup_in, start_call, text};
+use common::{
+    Client, Setup, answer_elsewhere, call, details, payload, setup, setup_in, setup_with, start_call, text,
+};
 use rmcp::model::{ClientRequest, CustomRequest, ServerResult};
 use serde_json::{Value, json};
 
@@ -193,4 +195,52 @@ async fn a_cancelled_call_leaves_a_resumable_form_and_the_repeated_call_returns_
     let again = call(&s, payload()).await;
     assert_eq!(details(&again)["answers"]["db"]["values"], json!(["sqlite"]));
     assert_eq!(store.flows().unwrap().len(), 1, "the same form, not a second one");
+}
+
+/// Forms left open are kept per payload session: an agent in another session (another project,
+/// another MCP client) asking the same question gets its own form, not the other's answers.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_form_left_open_in_another_session_is_not_picked_up() {
+    let in_session = |dir, session: &'static str| {
+        setup_with(dir, Client::default(), move |o| {
+            o.wait = Some(Duration::from_millis(200));
+            o.session = session.to_owned();
+        })
+    };
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("config.json"), TERMINAL_ONLY).unwrap();
+    let a = in_session(dir, "a").await;
+    let first = details(&call(&a, payload()).await);
+    let Setup { dir, client, .. } = a;
+    client.cancel().await.unwrap();
+    let b = in_session(dir, "b").await;
+    let other = details(&call(&b, payload()).await);
+    assert_eq!(other["stillOpen"], true, "{other}");
+    assert_ne!(other["flowId"], first["flowId"], "session b gets a form of its own");
+    let Setup { dir, client, .. } = b;
+    client.cancel().await.unwrap();
+    let a = in_session(dir, "a").await;
+    let again = details(&call(&a, payload()).await);
+    assert_eq!(again["flowId"], first["flowId"], "session a still finds its own");
+}
+
+/// While a call waits, the client hears it is alive every `progress_every` — often enough to
+/// keep its timer from running out, never once per look at the store.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_waiting_call_reports_progress_at_its_interval_not_at_every_look() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("config.json"), TERMINAL_ONLY).unwrap();
+    let s = setup_with(dir, Client::default(), |o| {
+        o.wait = Some(Duration::from_millis(2000));
+        o.progress_every = Duration::from_millis(600);
+    })
+    .await;
+    let handle = start_call(&s).await;
+    let ServerResult::CallToolResult(result) = handle.await_response().await.unwrap() else {
+        panic!("a tool result")
+    };
+    assert_eq!(details(&result)["stillOpen"], true);
+    let progress = s.handler.progress.lock().unwrap().clone();
+    let alive = progress.iter().filter(|m| m.starts_with("Still waiting for the user")).count();
+    assert!((1..=3).contains(&alive), "one every 600 ms of a 2 s wait: {progress:?}");
 }

@@ -92,13 +92,22 @@ pub async fn setup(handler: Client, config: Value, wait: Duration) -> Setup {
 
 /// A server and client on the store and config in `dir`.
 pub async fn setup_in(dir: tempfile::TempDir, handler: Client, wait: Duration) -> Setup {
+    setup_with(dir, handler, |options| options.wait = Some(wait)).await
+}
+
+/// A server whose options (progress every 100 ms) `edit` changes, and a client, on `dir`.
+pub async fn setup_with(
+    dir: tempfile::TempDir,
+    handler: Client,
+    edit: impl FnOnce(&mut McpOptions),
+) -> Setup {
     let mut options = McpOptions::new(
         dir.path().join("store.redb"),
         Some(dir.path().join("config.json")),
         "ask-user".into(),
     );
-    options.wait = Some(wait);
     options.progress_every = Duration::from_millis(100);
+    edit(&mut options);
     let server = AskServer::new(options).unwrap();
     let (server_io, client_io) = tokio::io::duplex(1 << 16);
     tokio::spawn(async move {
