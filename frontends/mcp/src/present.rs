@@ -34,8 +34,12 @@ pub fn tmux_available() -> bool {
     let Ok(out) = std::process::Command::new("tmux").arg("-V").stderr(Stdio::null()).output() else {
         return false;
     };
-    let text = String::from_utf8_lossy(&out.stdout);
-    let version = text.split_whitespace().nth(1).unwrap_or("");
+    has_popups(&String::from_utf8_lossy(&out.stdout))
+}
+
+/// Whether `tmux -V` printed a version with `display-popup` ("tmux 3.2a", "tmux next-3.5").
+fn has_popups(version_line: &str) -> bool {
+    let version = version_line.split_whitespace().nth(1).unwrap_or("");
     let mut parts = version.split(|c: char| !c.is_ascii_digit()).filter_map(|p| p.parse::<u32>().ok());
     let (major, minor) = (parts.next().unwrap_or(0), parts.next().unwrap_or(0));
     (major, minor) >= (3, 2)
@@ -93,7 +97,61 @@ pub fn nudge(message: &str) {
 
 #[cfg(test)]
 mod tests {
-    use super::nudge_bytes;
+    use super::{Rung, has_popups, nudge_bytes, popup_command};
+    use rstest::rstest;
+    use std::path::Path;
+
+    #[rstest]
+    #[case("tmux", Some(Rung::Tmux))]
+    #[case("elicitation", Some(Rung::Elicitation))]
+    #[case("terminal", Some(Rung::Terminal))]
+    #[case("Tmux", None)]
+    #[case("popup", None)]
+    fn each_presentation_name_is_its_rung(#[case] name: &str, #[case] rung: Option<Rung>) {
+        assert_eq!(Rung::parse(name), rung);
+    }
+
+    #[rstest]
+    #[case("tmux 3.2", true)]
+    #[case("tmux 3.2a", true)]
+    #[case("tmux 3.4\n", true)]
+    #[case("tmux 10.0", true)]
+    #[case("tmux next-3.5", true)]
+    #[case("tmux 3.1c", false)]
+    #[case("tmux 2.9a", false)]
+    #[case("tmux master", false)]
+    #[case("", false)]
+    fn popups_need_tmux_3_2_or_later(#[case] version_line: &str, #[case] popups: bool) {
+        assert_eq!(has_popups(version_line), popups, "{version_line:?}");
+    }
+
+    /// The popup's command line is run by tmux's shell: a path with a space, a quote or a `$`
+    /// must reach `ask-user attach` as written, not split or expanded.
+    #[test]
+    fn the_popup_command_survives_the_shell_with_any_path() {
+        let bin = Path::new("/opt/it's here/ask-user");
+        let store = Path::new("/home/o'brien/$HOME `x`/store.redb");
+        let config = Path::new("/tmp/a b/c'd.toml");
+        let cmd = popup_command(bin, "flow'1", store, Some(config));
+        let args: Vec<String> = cmd.as_std().get_args().map(|a| a.to_string_lossy().into_owned()).collect();
+        let inner = args.last().expect("the popup runs a command");
+        // Each word the shell makes of it, one per line (printf's format repeats per argument).
+        let words = std::process::Command::new("sh")
+            .args(["-c", &format!("printf '%s\\n' {}", inner)])
+            .output()
+            .expect("sh runs");
+        let printed = String::from_utf8(words.stdout).unwrap();
+        let expected = [
+            bin.to_str().unwrap(),
+            "attach",
+            "flow'1",
+            "--store",
+            store.to_str().unwrap(),
+            "--config",
+            config.to_str().unwrap(),
+        ];
+        assert_eq!(printed.lines().collect::<Vec<_>>(), expected);
+    }
 
     #[test]
     fn a_plain_terminal_gets_a_bell_and_a_notifying_one_a_sanitized_osc9_too() {
@@ -107,8 +165,8 @@ mod tests {
     }
 
     #[test]
-    fn tmux_3_2_or_later_is_required_for_popups() {
-        // Without $TMUX there is no popup, whatever tmux is installed.
+    fn without_tmux_in_the_environment_there_is_no_popup() {
+        // $TMUX is what says this process runs inside tmux, whatever tmux is installed.
         if std::env::var_os("TMUX").is_none() {
             assert!(!super::tmux_available());
         }
