@@ -233,3 +233,18 @@ async fn a_retry_whose_form_answer_is_malformed_gets_an_error_naming_it() {
     drop(s.client);
     assert!(Store::open(&s.dir.path().join("store.redb")).unwrap().flow("mcp-retry").unwrap().is_none());
 }
+
+/// The default order puts the tmux popup first; a server not inside tmux skips that rung rather
+/// than sending the user to `attach` while the client could have asked.
+#[tokio::test]
+async fn outside_tmux_the_default_order_asks_through_the_client() {
+    if std::env::var_os("TMUX").is_some_and(|t| !t.is_empty()) {
+        eprintln!("run inside tmux: this test checks the server outside it, as CI runs it");
+        return;
+    }
+    let client = accepting(None, json!({"q1": "pg", "zz_finish": "submit"}));
+    let s = setup(client, json!({}), Duration::from_secs(5)).await;
+    let result = call(&s, payload()).await;
+    assert_eq!(details(&result)["answers"]["db"]["values"], json!(["pg"]), "{}", text(&result));
+    assert_eq!(s.handler.schemas.lock().unwrap().len(), 1, "asked through the client once");
+}
