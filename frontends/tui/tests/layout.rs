@@ -33,24 +33,36 @@ fn laid_out(raw: &Value, width: u16, height: u16, script: &str) -> (Areas, Strin
     (areas, MemoryTerminal::new(width, height, None).draw(&view))
 }
 
-/// Height → hint lines kept, blank row under the header, descriptions drawn.
+/// Height → hint lines kept, blank row under the header, blank row under the prompt, descriptions
+/// drawn. A config notice is one more line the footer always keeps: with one, each step of the
+/// policy comes one row taller.
 #[rstest]
-#[case::everything_fits(14, 2, true, true)]
-#[case::one_hint_line_goes_first(13, 1, true, true)]
-#[case::then_the_other(12, 0, true, true)]
-#[case::then_the_spacers(10, 0, false, true)]
-#[case::the_blank_under_the_prompt_too(9, 0, false, true)]
-#[case::then_the_descriptions_at_the_smallest_screen(7, 0, false, false)]
+#[case::everything_fits(14, 2, true, true, true)]
+#[case::one_hint_line_goes_first(13, 1, true, true, true)]
+#[case::then_the_other(12, 0, true, true, true)]
+#[case::then_the_spacers(10, 0, false, true, true)]
+#[case::the_blank_under_the_prompt_too(9, 0, false, false, true)]
+#[case::then_the_descriptions_at_the_smallest_screen(7, 0, false, false, false)]
 fn rows_give_way_in_the_policys_order(
     #[case] height: u16,
     #[case] hints: u16,
     #[case] spacer: bool,
+    #[case] blank_under_prompt: bool,
     #[case] descriptions: bool,
+    #[values(false, true)] notice: bool,
 ) {
-    let (areas, frame) = laid_out(&form(), 80, height, "");
+    let notices = if notice { vec!["config: ui.theme is not a theme".to_owned()] } else { vec![] };
+    let height = height + u16::from(notice);
+    let mut state = common::opened(&form(), FormSource::Tool, 80, height, notices);
+    common::press(&mut state, "");
+    let view = Arc::new(state.view());
+    let areas = layout(Rect::new(0, 0, 80, height), &view);
+    let frame = MemoryTerminal::new(80, height, None).draw(&view);
     let q = areas.question.unwrap();
-    assert_eq!(areas.footer.height, hints, "{frame}");
+    assert_eq!(areas.footer.height, hints + u16::from(notice), "{frame}");
+    assert_eq!(frame.contains("ui.theme is not a theme"), notice, "a notice is never dropped: {frame}");
     assert_eq!(areas.body.y > areas.header.height, spacer, "{frame}");
+    assert_eq!(q.head.height, 1 + u16::from(blank_under_prompt), "{frame}");
     assert_eq!(q.descriptions, descriptions, "{frame}");
     assert_eq!(frame.contains("Fast, memory safe"), descriptions, "{frame}");
     assert!(frame.contains("Which language should"), "the prompt never goes: {frame}");
@@ -123,15 +135,56 @@ fn a_long_list_scrolls_and_keeps_its_hints() {
     assert!(frame.contains("↓ ") && frame.contains(" more"), "{frame}");
 }
 
-#[test]
-fn a_long_prompt_leaves_the_list_its_rows() {
+/// A prompt longer than the screen leaves a short list all its rows, and shares the body half
+/// and half with a list that scrolls anyway.
+#[rstest]
+#[case::a_short_list_keeps_its_three_rows(2)]
+#[case::a_long_one_half_the_body(30)]
+fn a_long_prompt_leaves_the_list_its_rows(#[case] options: usize) {
     let prompt = "Why is this prompt so long? ".repeat(40);
-    let raw = json!({"questions":[{"id":"a","prompt":prompt,"options":[{"value":"x","label":"X"},{"value":"y","label":"Y"}]}]});
+    let options: Vec<Value> =
+        (1..=options).map(|i| json!({"value": format!("v{i}"), "label": format!("Option {i}")})).collect();
+    let raw = json!({"questions":[{"id":"a","prompt":prompt,"options":options}]});
     let (areas, frame) = laid_out(&raw, 40, 16, "");
     let q = areas.question.unwrap();
-    assert!(q.list.height >= 3, "{q:?}");
+    let body = areas.body.height;
+    if options.len() == 2 {
+        assert_eq!(q.list.height, 3, "{q:?}\n{frame}");
+    } else {
+        assert_eq!(q.head.height, body / 2, "the prompt takes half the body: {q:?}\n{frame}");
+        assert_eq!(q.list.height, body - body / 2, "{q:?}\n{frame}");
+        assert!(frame.contains("↓ "), "{frame}");
+    }
     assert!(frame.contains("Why is this prompt"), "{frame}");
-    assert!(frame.contains("❯ 1. X"), "{frame}");
+    let first = if options.len() < 10 { "❯ 1. Option 1" } else { "❯  1. Option 1" };
+    assert!(frame.contains(first), "{frame}");
+}
+
+/// However the rows go, while the list scrolls the key hints keep at most a third of the screen
+/// (what the notice and the unsaved-answers warning leave of it), and the list at least half.
+#[rstest]
+fn a_scrolling_lists_hints_keep_at_most_a_third_of_the_screen(
+    #[values(24, 30, 80)] width: u16,
+    #[values(false, true)] notice: bool,
+) {
+    let options: Vec<Value> =
+        (1..=60).map(|i| json!({"value": format!("v{i}"), "label": format!("Option {i}")})).collect();
+    let raw = json!({"questions":[{"id":"a","prompt":"Which one?","type":"multi","options":options}]});
+    for height in 14..=64 {
+        let notices = if notice { vec!["config: ui.theme is not a theme".to_owned()] } else { vec![] };
+        let mut state = common::opened(&raw, FormSource::Tool, width, height, notices);
+        common::press(&mut state, "space\nesc"); // an answer, then the warning Esc gives
+        let view = Arc::new(state.view());
+        let areas = layout(Rect::new(0, 0, width, height), &view);
+        let fixed = ask_tui::draw::footer::warning_lines(&view, usize::from(width)) as u16;
+        assert!(fixed >= 1 + u16::from(notice), "the warning is shown: {fixed}");
+        let hints = areas.footer.height - fixed;
+        assert!(
+            hints <= (height / 3).saturating_sub(fixed),
+            "{width}×{height}, notice {notice}: {hints} hint lines"
+        );
+        assert!(areas.question.unwrap().list.height >= height.div_ceil(2), "{width}×{height}");
+    }
 }
 
 /// A list that scrolls anyway keeps at least half the screen: the hints give way first, then the
@@ -152,6 +205,22 @@ fn a_scrolling_list_keeps_half_the_screen(#[case] height: u16, #[case] hints: u1
     assert_eq!(areas.footer.height, hints, "{frame}");
     assert_eq!(areas.body.y > areas.header.height, spacer, "{frame}");
     assert!(frame.contains("Which one?") && frame.contains("↓ "), "{frame}");
+}
+
+/// Under a list too long for the screen, the pane shares what the head leaves: half each.
+#[test]
+fn a_preview_under_a_long_list_shares_the_rows_half_and_half() {
+    let options: Vec<Value> = (1..=12)
+        .map(|i| json!({"value": format!("v{i}"), "label": format!("Style {i}"), "preview": format!("style {i}\nline 2")}))
+        .collect();
+    let raw = json!({"questions":[{"id":"e","prompt":"Which style?","type":"preview","options":options}]});
+    let (areas, frame) = laid_out(&raw, 70, 24, "");
+    let q = areas.question.unwrap();
+    let pane = q.preview.expect("a pane under the list");
+    let rest = areas.body.height - q.head.height;
+    assert_eq!(q.list.height, rest / 2, "{q:?}\n{frame}");
+    assert_eq!((pane.y, pane.height), (q.list.y + q.list.height, rest - rest / 2), "{q:?}\n{frame}");
+    assert!(frame.contains("┌ Style 1") && frame.contains("↓ "), "{frame}");
 }
 
 /// Where the preview pane goes under the options (a narrow screen), a whole list leaves it every
