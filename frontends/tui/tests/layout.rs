@@ -245,3 +245,42 @@ fn a_preview_under_a_short_list_takes_every_row_under_it(#[case] height: u16, #[
         assert!(frame.contains("↓ "), "the list scrolls instead: {frame}");
     }
 }
+
+/// From 90 columns the pane goes beside the options, so the rows the options ask for are only
+/// the list's: nothing gives way for a pane under them that is not there.
+#[rstest]
+#[case::beside_at_ninety(90, true)]
+#[case::under_at_eighty_nine(89, false)]
+fn a_preview_beside_the_list_asks_no_rows_under_it(#[case] width: u16, #[case] beside: bool) {
+    let option = |v: &str, l: &str| json!({"value": v, "label": l, "preview": "line 1\nline 2\nline 3\nline 4\nline 5\nline 6"});
+    let raw = json!({"title":"Errors","questions":[{"id":"e","prompt":"How should errors look?","type":"preview",
+        "options":[option("a","Problem JSON"), option("b","Field list"), option("c","Plain text")]}]});
+    let (areas, frame) = laid_out(&raw, width, 12, "");
+    let q = areas.question.unwrap();
+    let pane = q.preview.expect("a pane");
+    assert_eq!(pane.x > q.list.x, beside, "{q:?}\n{frame}");
+    assert_eq!(areas.body.y > areas.header.height, beside, "the spacers stay only beside: {frame}");
+}
+
+/// The key hints fill each footer line before starting the next: a hint goes on a line if it
+/// fits there exactly, at every width from the smallest screen up.
+#[test]
+fn each_hint_line_takes_every_hint_that_fits() {
+    let state = common::opened(&common::form(), FormSource::Tool, 80, 24, vec![]);
+    let view = state.view();
+    let text =
+        |l: &tuirealm::ratatui::text::Line| l.spans.iter().map(|s| s.content.as_ref()).collect::<String>();
+    let cells = |s: &str| ask_tui::text::width(s);
+    for width in 24..=160 {
+        let lines: Vec<String> = ask_tui::draw::footer::lines(&view, width).iter().map(text).collect();
+        assert!(!lines.is_empty(), "{width}");
+        for pair in lines.windows(2) {
+            let next_hint = pair[1].split(" · ").next().unwrap();
+            assert!(cells(&pair[0]) <= width, "{width}: {lines:#?}");
+            assert!(
+                cells(&pair[0]) + 3 + cells(next_hint) > width,
+                "{next_hint:?} fits at {width}: {lines:#?}"
+            );
+        }
+    }
+}

@@ -89,3 +89,73 @@ fn the_dirty_dismiss_warning_and_the_review_cursor_are_styled() {
     );
     insta::assert_snapshot!("styled_review_armed", review);
 }
+
+/// The countdown (issue 13.1) is a warning on the title's row, right-aligned; the tab strip under
+/// it keeps its own styles.
+#[test]
+fn the_countdown_is_a_warning_on_the_title_row_only() {
+    let raw = json!({"title": "Setup", "questions": [
+        {"id": "db", "label": "Database", "prompt": "Which database?", "options": [{"value": "pg", "label": "Postgres"}]}]});
+    let state = common::opened(&raw, FormSource::Tool, 40, 10, vec![]);
+    let mut view = state.view();
+    view.countdown = Some(20);
+    let mut term = MemoryTerminal::new(40, 10, None);
+    term.render(&Arc::new(view));
+    let f = styled_text(term.buffer());
+    let rows: Vec<&str> = f.lines().collect();
+    assert_eq!(rows[0], "⟨bold|Setup⟩                      ⟨yellow+bold| ⏱ 20 s left ⟩", "{f}");
+    assert_eq!(rows[1], "⟨bold+rev| Database ⟩│ Review │", "{f}");
+}
+
+/// On a screen narrower than the active tab's name, the tabs before it give way and it is still
+/// the one shown, highlighted and cut at the edge.
+#[test]
+fn an_active_tab_wider_than_the_screen_is_still_shown() {
+    let raw = json!({"questions": [
+        {"id": "a", "label": "First", "prompt": "A?", "options": [{"value": "x", "label": "X"}]},
+        {"id": "b", "label": "Deployment target region", "prompt": "B?", "options": [{"value": "y", "label": "Y"}]}]});
+    let mut state = common::opened(&raw, FormSource::Tool, 24, 10, vec![]);
+    common::press(&mut state, "tab");
+    let mut term = MemoryTerminal::new(24, 10, None);
+    term.render(&Arc::new(state.view()));
+    let f = styled_text(term.buffer());
+    assert_eq!(f.lines().next().unwrap(), "⟨darkgray|‹ ⟩⟨bold+rev| Deployment target reg⟩", "{f}");
+}
+
+/// Tabs before the active one give way from the left only while the strip does not fit: at every
+/// width, one more hidden tab would not fit beside the ones shown (and the `‹ ` marker).
+#[test]
+fn the_tab_strip_hides_no_more_tabs_than_it_must() {
+    let labels = ["Alpha", "Bravo team", "Charlie", "Delta force", "Echo", "Foxtrot plan"];
+    let questions: Vec<_> = labels
+        .iter()
+        .enumerate()
+        .map(|(i, l)| json!({"id": format!("q{i}"), "label": l, "prompt": "?", "options": [{"value": "x", "label": "X"}]}))
+        .collect();
+    let raw = json!({ "questions": questions });
+    let strip = |width: u16| {
+        let mut state = common::opened(&raw, FormSource::Tool, width, 10, vec![]);
+        common::press(&mut state, &"tab\n".repeat(labels.len())); // to the review tab, the last
+        MemoryTerminal::new(width, 10, None).draw(&Arc::new(state.view())).lines().next().unwrap().to_owned()
+    };
+    let names = |row: &str| -> Vec<String> {
+        row.trim_start_matches("‹ ").split('│').filter(|n| !n.trim().is_empty()).map(str::to_owned).collect()
+    };
+    let all = names(&strip(200));
+    assert_eq!(all.len(), labels.len() + 1, "{all:?}");
+    let cells = |n: &String| ask_tui::text::width(n) + 1;
+    for width in 24..=110 {
+        let shown = names(&strip(width));
+        let first = all.len() - shown.len();
+        assert_eq!(shown[..], all[first..], "{width}");
+        let used: usize = shown.iter().map(cells).sum::<usize>() + 2;
+        assert!(used <= usize::from(width), "{width}: {shown:?}");
+        if first > 0 {
+            assert!(
+                used + cells(&all[first - 1]) > usize::from(width),
+                "{:?} fits at {width}",
+                all[first - 1]
+            );
+        }
+    }
+}
