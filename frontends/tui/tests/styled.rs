@@ -133,19 +133,38 @@ fn the_tab_strip_hides_no_more_tabs_than_it_must() {
         .map(|(i, l)| json!({"id": format!("q{i}"), "label": l, "prompt": "?", "options": [{"value": "x", "label": "X"}]}))
         .collect();
     let raw = json!({ "questions": questions });
-    let strip = |width: u16| {
+    let strip = |width: u16, tabs: usize| {
         let mut state = common::opened(&raw, FormSource::Tool, width, 10, vec![]);
-        common::press(&mut state, &"tab\n".repeat(labels.len())); // to the review tab, the last
+        common::press(&mut state, &"tab\n".repeat(tabs));
         MemoryTerminal::new(width, 10, None).draw(&Arc::new(state.view())).lines().next().unwrap().to_owned()
     };
     let names = |row: &str| -> Vec<String> {
-        row.trim_start_matches("‹ ").split('│').filter(|n| !n.trim().is_empty()).map(str::to_owned).collect()
+        let row = row.trim_start_matches("‹ ").trim_end_matches('›');
+        row.split('│').filter(|n| !n.trim().is_empty()).map(str::to_owned).collect()
     };
-    let all = names(&strip(200));
+    let all = names(&strip(200, 0));
     assert_eq!(all.len(), labels.len() + 1, "{all:?}");
     let cells = |n: &String| ask_tui::text::width(n) + 1;
+    // With the fourth tab active, those after it are cut off at the right, whole, behind `›`.
     for width in 24..=110 {
-        let shown = names(&strip(width));
+        let row = strip(width, 3);
+        let shown = names(&row);
+        let delta = shown.iter().position(|n| n.contains("Delta")).expect("the active tab is shown");
+        let first = 3 - delta; // Delta force is the fourth tab
+        assert_eq!(shown[..], all[first..first + shown.len()], "{width}: {row}");
+        let last = first + shown.len();
+        assert_eq!(row.ends_with('›'), last < all.len(), "{width}: {row}");
+        let used: usize = shown.iter().map(cells).sum::<usize>() + 2 * usize::from(first > 0);
+        assert!(used + usize::from(last < all.len()) <= usize::from(width), "{width}: {row}");
+        if last < all.len() {
+            // The next tab, and the `›` if tabs follow it, would not have fitted.
+            let next = cells(&all[last]) + usize::from(last + 1 < all.len());
+            assert!(used + next > usize::from(width), "{:?} fits at {width}: {row}", all[last]);
+        }
+    }
+    // With the review tab active, the last, the ones before it give way from the left.
+    for width in 24..=110 {
+        let shown = names(&strip(width, labels.len()));
         let first = all.len() - shown.len();
         assert_eq!(shown[..], all[first..], "{width}");
         let used: usize = shown.iter().map(cells).sum::<usize>() + 2;

@@ -44,9 +44,11 @@ fn tab_strip(view: &ViewModel, max: usize) -> Line<'static> {
         })
         .collect();
     let active = view.tabs.iter().position(|t| t.active).unwrap_or(0);
-    // Drop tabs from the left until the active one fits, marking what is hidden.
+    // Drop tabs from the left until the active one fits, marking what is hidden: `‹ ` on the
+    // left, and on the right a `›` that needs its own cell when tabs follow the active one.
     let mut first = 0;
-    let total = |from: usize| names[from..=active].iter().map(|n| width(n) + 1).sum::<usize>() + 2;
+    let marker = 2 + usize::from(active + 1 < names.len());
+    let total = |from: usize| names[from..=active].iter().map(|n| width(n) + 1).sum::<usize>() + marker;
     while first < active && total(first) > max {
         first += 1;
     }
@@ -57,7 +59,8 @@ fn tab_strip(view: &ViewModel, max: usize) -> Line<'static> {
     let mut used = if first > 0 { 2 } else { 0 };
     for (i, name) in names.iter().enumerate().skip(first) {
         let w = width(name) + 1;
-        if used + w > max && i > active {
+        let more = usize::from(i + 1 < names.len()); // a later tab left out needs the `›` cell
+        if used + w + more > max && i > active {
             spans.push(Span::styled("›", style::dim()));
             break;
         }
