@@ -72,6 +72,23 @@ fn mcp_in(server: &TmuxServer, sb: &Sandbox, wait: &str) -> tokio::process::Comm
     cmd
 }
 
+/// A client that keeps the progress messages it is sent, connected to `ask-user mcp --wait 30`
+/// in the tmux server's session, and the `ask_user` call it has just made.
+async fn start_listened_call(
+    server: &TmuxServer,
+    sb: &Sandbox,
+) -> (Listener, rmcp::service::RunningService<RoleClient, Listener>, rmcp::service::RequestHandle<RoleClient>)
+{
+    let listener = Listener::default();
+    let client =
+        listener.clone().serve(TokioChildProcess::new(mcp_in(server, sb, "30")).unwrap()).await.unwrap();
+    let params = CallToolRequestParams::new("ask_user")
+        .with_arguments(serde_json::from_str::<Value>(PAYLOAD).unwrap().as_object().unwrap().clone());
+    let request = ClientRequest::CallToolRequest(Request::new(params));
+    let handle = client.send_cancellable_request(request, PeerRequestOptions::no_options()).await.unwrap();
+    (listener, client, handle)
+}
+
 #[tokio::test(flavor = "multi_thread")]
 async fn a_tool_call_opens_the_form_in_a_tmux_popup_and_keys_typed_there_answer_it() {
     let (sb, server) = tmux_sandbox("popup");
@@ -125,13 +142,7 @@ impl ClientHandler for Listener {
 #[tokio::test(flavor = "multi_thread")]
 async fn with_no_tmux_client_to_show_the_popup_the_call_says_to_attach() {
     let (sb, server) = tmux_sandbox("detached");
-    let listener = Listener::default();
-    let client =
-        listener.clone().serve(TokioChildProcess::new(mcp_in(&server, &sb, "30")).unwrap()).await.unwrap();
-    let params = CallToolRequestParams::new("ask_user")
-        .with_arguments(serde_json::from_str::<Value>(PAYLOAD).unwrap().as_object().unwrap().clone());
-    let request = ClientRequest::CallToolRequest(Request::new(params));
-    let handle = client.send_cancellable_request(request, PeerRequestOptions::no_options()).await.unwrap();
+    let (listener, client, handle) = start_listened_call(&server, &sb).await;
     let start = Instant::now();
     let told = loop {
         let progress = listener.progress.lock().unwrap().clone();
@@ -189,13 +200,7 @@ async fn a_call_queued_behind_another_popup_keeps_its_own_wait() {
 async fn a_form_cancelled_in_the_popup_returns_cancelled_without_sending_the_user_to_attach() {
     let (sb, server) = tmux_sandbox("cancel");
     let mut pty = attach_client(&server, &sb);
-    let listener = Listener::default();
-    let client =
-        listener.clone().serve(TokioChildProcess::new(mcp_in(&server, &sb, "30")).unwrap()).await.unwrap();
-    let params = CallToolRequestParams::new("ask_user")
-        .with_arguments(serde_json::from_str::<Value>(PAYLOAD).unwrap().as_object().unwrap().clone());
-    let request = ClientRequest::CallToolRequest(Request::new(params));
-    let handle = client.send_cancellable_request(request, PeerRequestOptions::no_options()).await.unwrap();
+    let (listener, client, handle) = start_listened_call(&server, &sb).await;
     tokio::task::spawn_blocking(move || {
         pty.wait_for("Which database?");
         pty.send("\x1b");

@@ -8,11 +8,9 @@ use std::time::Duration;
 
 use ask_mcp::{AskServer, McpOptions};
 use ask_storage::Store;
-use common::{Client, answer_elsewhere, call, details, payload, setup, start_call, text};
+use common::{Client, call, call_answered_elsewhere, details, payload, setup, text};
 use rmcp::RoleClient;
-use rmcp::model::{
-    CallToolRequestParams, ClientCapabilities, ElicitationAction, Implementation, ServerResult,
-};
+use rmcp::model::{CallToolRequestParams, ClientCapabilities, ElicitationAction, Implementation};
 use serde_json::{Value, json};
 
 const ELICITATION: &str = r#"{"mcp": {"presentation": ["elicitation"]}}"#;
@@ -202,13 +200,7 @@ async fn a_client_whose_form_fails_falls_through_to_the_next_way_of_asking() {
     let failing = Client { elicit_fails: true, ..Client::default() };
     let config = json!({"mcp": {"presentation": ["elicitation", "terminal"]}});
     let s = setup(failing.clone(), config, Duration::from_secs(20)).await;
-    let store = s.store_path();
-    let answering = std::thread::spawn(move || answer_elsewhere(&store, &["2", "enter", "1", "1"]));
-    let handle = start_call(&s).await;
-    let ServerResult::CallToolResult(result) = handle.await_response().await.unwrap() else {
-        panic!("a tool result")
-    };
-    answering.join().unwrap();
+    let result = call_answered_elsewhere(&s).await;
     assert_eq!(details(&result)["answers"]["db"]["values"], json!(["sqlite"]), "{result:?}");
     let progress = s.handler.progress.lock().unwrap().clone();
     assert!(progress.iter().any(|m| m.contains("ask-user attach")), "{progress:?}");

@@ -9,7 +9,8 @@ use std::time::Duration;
 use ask_engine::{Event, KeyPress};
 use ask_storage::{DurableFlow, Store};
 use common::{
-    Client, Setup, answer_elsewhere, call, details, payload, setup, setup_in, setup_with, start_call, text,
+    Client, Setup, answer_elsewhere, call, call_answered_elsewhere, details, payload, setup, setup_in,
+    setup_with, start_call, text,
 };
 use rmcp::model::{ClientRequest, CustomRequest, ServerResult};
 use serde_json::{Value, json};
@@ -69,13 +70,7 @@ async fn contract_arguments_that_are_not_an_object_get_the_invalid_input_result_
 async fn without_tmux_or_elicitation_the_call_waits_for_an_answer_given_in_another_terminal() {
     let s =
         setup(Client::default(), serde_json::from_str(TERMINAL_ONLY).unwrap(), Duration::from_secs(20)).await;
-    let store = s.store_path();
-    let answering = std::thread::spawn(move || answer_elsewhere(&store, &["2", "enter", "1", "1"]));
-    let handle = start_call(&s).await;
-    let ServerResult::CallToolResult(result) = handle.await_response().await.unwrap() else {
-        panic!("a tool result")
-    };
-    answering.join().unwrap();
+    let result = call_answered_elsewhere(&s).await;
     assert_eq!(details(&result)["answers"]["db"]["values"], json!(["sqlite"]));
     let progress = s.handler.progress.lock().unwrap().clone();
     assert!(

@@ -149,6 +149,19 @@ pub async fn start_call(s: &Setup) -> rmcp::service::RequestHandle<RoleClient> {
     s.client.send_cancellable_request(request, PeerRequestOptions::no_options()).await.unwrap()
 }
 
+/// A call to `s`'s server answered meanwhile in "another terminal": the second option of the
+/// first question, the first of the second, then submit.
+pub async fn call_answered_elsewhere(s: &Setup) -> rmcp::model::CallToolResult {
+    let store = s.store_path();
+    let answering = std::thread::spawn(move || answer_elsewhere(&store, &["2", "enter", "1", "1"]));
+    let handle = start_call(s).await;
+    let rmcp::model::ServerResult::CallToolResult(result) = handle.await_response().await.unwrap() else {
+        panic!("a tool result")
+    };
+    answering.join().unwrap();
+    result
+}
+
 /// Answers the newest flow from another store handle, as `ask-user attach` in another terminal.
 pub fn answer_elsewhere(store_path: &std::path::Path, keys: &[&str]) {
     let store = Store::open(store_path).unwrap();
