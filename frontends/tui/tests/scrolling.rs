@@ -192,6 +192,13 @@ fn paging_back_after_paging_past_the_preview_end_moves_at_once(
     assert!(end.contains("end45") && !end.contains("PgDn"), "{end}");
     assert_ne!(up, end, "the first PageUp moves the pane\n{up}");
     assert!(up.contains("PgUp/PgDn"), "{up}");
+    // A whole page (10 lines) up from the first line the last page is drawn from: not one line
+    // short of it, as when a page that starts on a line's first row is taken for a cut line.
+    let (end_pane, up_pane) = (preview_pane(end), preview_pane(up));
+    let inner = end.lines().find(|l| l.starts_with('┌')).map_or(0, |l| l.chars().count() - 2);
+    let oracle = |line| preview_oracle(&raw, inner, end_pane.len(), line);
+    let first = (0..=45).find(|&line| oracle(line) == end_pane).expect("the last page is some line's");
+    assert_eq!(up_pane, oracle(first.saturating_sub(10)), "{end}\n{up}");
 }
 
 /// A summary or preview that fits its pane has nothing to scroll: page keys there record
@@ -363,4 +370,16 @@ fn a_scrolled_list_never_starts_with_a_description_cut_from_its_label(#[values(1
             "after {script:?}:\n{frame}"
         );
     }
+}
+
+/// A preview of one line too long for its pane (a minified JSON blob, say) wraps past the pane's
+/// last row: the border says there is more below, though the text has no further line.
+#[rstest]
+#[case::its_only_line("")]
+#[case::its_last_line("short first line\n")]
+fn a_last_line_wrapping_past_the_pane_says_more_below(#[case] before: &str) {
+    let text = format!("{before}{}", "{\"key\": \"value\"} ".repeat(200));
+    let raw = json!({"questions":[{"id":"a","type":"preview","prompt":"Which?","options":[{"value":"x","label":"X","preview":text}]}]});
+    let top = draw(&raw, FormSource::Tool, "", 100, 20);
+    assert!(top.contains("more below · PgDn"), "{top}");
 }

@@ -108,7 +108,9 @@ fn preview_window(
         }
         let mut filled: Vec<Row> = blocks.into_iter().rev().flatten().collect();
         let cut = (filled.len() + rows.len()).saturating_sub(height).min(filled.len());
-        mid_line = cut > 0 && filled.get(cut).is_some_and(|(line, _)| *line == filled[cut - 1].0);
+        // Blocks are added only while the pane is not full, so only the top one can overshoot:
+        // any cut falls inside it, mid-line (or mid-description).
+        mid_line = cut > 0;
         filled.drain(..cut);
         filled.append(&mut rows);
         rows = filled;
