@@ -144,37 +144,35 @@ fn the_tab_strip_hides_no_more_tabs_than_it_must() {
     };
     let all = names(&strip(200, 0));
     assert_eq!(all.len(), labels.len() + 1, "{all:?}");
-    let cells = |n: &String| ask_tui::text::width(n) + 1;
-    // With the fourth tab active, those after it are cut off at the right, whole, behind `›`.
-    for width in 24..=110 {
-        let row = strip(width, 3);
-        let shown = names(&row);
-        let delta = shown.iter().position(|n| n.contains("Delta")).expect("the active tab is shown");
-        let first = 3 - delta; // Delta force is the fourth tab
-        assert_eq!(shown[..], all[first..first + shown.len()], "{width}: {row}");
-        let last = first + shown.len();
-        assert_eq!(row.ends_with('›'), last < all.len(), "{width}: {row}");
-        let used: usize = shown.iter().map(cells).sum::<usize>() + 2 * usize::from(first > 0);
-        assert!(used + usize::from(last < all.len()) <= usize::from(width), "{width}: {row}");
-        if last < all.len() {
-            // The next tab, and the `›` if tabs follow it, would not have fitted.
-            let next = cells(&all[last]) + usize::from(last + 1 < all.len());
-            assert!(used + next > usize::from(width), "{:?} fits at {width}: {row}", all[last]);
-        }
-    }
-    // With the review tab active, the last, the ones before it give way from the left.
-    for width in 24..=110 {
-        let shown = names(&strip(width, labels.len()));
-        let first = all.len() - shown.len();
-        assert_eq!(shown[..], all[first..], "{width}");
-        let used: usize = shown.iter().map(cells).sum::<usize>() + 2;
-        assert!(used <= usize::from(width), "{width}: {shown:?}");
-        if first > 0 {
-            assert!(
-                used + cells(&all[first - 1]) > usize::from(width),
-                "{:?} fits at {width}",
-                all[first - 1]
-            );
+    // Cells that tabs `from..to` take, with `‹ ` when tabs before them are hidden and `›` when
+    // tabs after them are.
+    let needs = |from: usize, to: usize| {
+        let tabs: usize = all[from..to].iter().map(|n| ask_tui::text::width(n) + 1).sum();
+        tabs + 2 * usize::from(from > 0) + usize::from(to < all.len())
+    };
+    // The fourth tab active (tabs after it may be cut off at the right, behind `›`), then the
+    // review tab, the last (the ones before it give way from the left).
+    for active in [3, labels.len()] {
+        for width in 24..=110 {
+            let row = strip(width, active);
+            let shown = names(&row);
+            let at = shown.iter().position(|n| *n == all[active]).expect("the active tab is shown");
+            let (first, last) = (active - at, active - at + shown.len());
+            assert_eq!(shown[..], all[first..last], "{width}: {row}");
+            assert_eq!(row.starts_with("‹ "), first > 0, "{width}: {row}");
+            assert_eq!(row.ends_with('›'), last < all.len(), "{width}: {row}");
+            assert!(needs(first, last) <= usize::from(width), "{width}: {row}");
+            if first > 0 {
+                let one_more = needs(first - 1, active + 1);
+                assert!(one_more > usize::from(width), "{:?} fits at {width}: {row}", all[first - 1]);
+            }
+            if last < all.len() {
+                assert!(
+                    needs(first, last + 1) > usize::from(width),
+                    "{:?} fits at {width}: {row}",
+                    all[last]
+                );
+            }
         }
     }
 }

@@ -47,8 +47,11 @@ fn tab_strip(view: &ViewModel, max: usize) -> Line<'static> {
     // Drop tabs from the left until the active one fits, marking what is hidden: `‹ ` on the
     // left, and on the right a `›` that needs its own cell when tabs follow the active one.
     let mut first = 0;
-    let marker = 2 + usize::from(active + 1 < names.len());
-    let total = |from: usize| names[from..=active].iter().map(|n| width(n) + 1).sum::<usize>() + marker;
+    let right = usize::from(active + 1 < names.len());
+    let total = |from: usize| {
+        let left = if from > 0 { 2 } else { 0 };
+        left + names[from..=active].iter().map(|n| width(n) + 1).sum::<usize>() + right
+    };
     while first < active && total(first) > max {
         first += 1;
     }
