@@ -8,6 +8,7 @@ mod common;
 
 use std::sync::Arc;
 
+use ask_engine::ViewModel;
 use ask_schema::FormSource;
 use ask_tui::MemoryTerminal;
 use ask_tui::layout::{Areas, layout};
@@ -26,11 +27,24 @@ fn form() -> Value {
 }
 
 fn laid_out(raw: &Value, width: u16, height: u16, script: &str) -> (Areas, String) {
-    let mut state = common::opened(raw, FormSource::Tool, width, height, vec![]);
+    let (areas, frame, _) = laid_out_noticed(raw, width, height, script, false);
+    (areas, frame)
+}
+
+/// As [`laid_out`], opened with a config notice when `notice` is set; also gives the view.
+fn laid_out_noticed(
+    raw: &Value,
+    width: u16,
+    height: u16,
+    script: &str,
+    notice: bool,
+) -> (Areas, String, Arc<ViewModel>) {
+    let notices = if notice { vec!["config: ui.theme is not a theme".to_owned()] } else { vec![] };
+    let mut state = common::opened(raw, FormSource::Tool, width, height, notices);
     common::press(&mut state, script);
     let view = Arc::new(state.view());
     let areas = layout(Rect::new(0, 0, width, height), &view);
-    (areas, MemoryTerminal::new(width, height, None).draw(&view))
+    (areas, MemoryTerminal::new(width, height, None).draw(&view), view)
 }
 
 /// Height → hint lines kept, blank row under the header, blank row under the prompt, descriptions
@@ -51,13 +65,7 @@ fn rows_give_way_in_the_policys_order(
     #[case] descriptions: bool,
     #[values(false, true)] notice: bool,
 ) {
-    let notices = if notice { vec!["config: ui.theme is not a theme".to_owned()] } else { vec![] };
-    let height = height + u16::from(notice);
-    let mut state = common::opened(&form(), FormSource::Tool, 80, height, notices);
-    common::press(&mut state, "");
-    let view = Arc::new(state.view());
-    let areas = layout(Rect::new(0, 0, 80, height), &view);
-    let frame = MemoryTerminal::new(80, height, None).draw(&view);
+    let (areas, frame, _) = laid_out_noticed(&form(), 80, height + u16::from(notice), "", notice);
     let q = areas.question.unwrap();
     assert_eq!(areas.footer.height, hints + u16::from(notice), "{frame}");
     assert_eq!(frame.contains("ui.theme is not a theme"), notice, "a notice is never dropped: {frame}");
@@ -171,11 +179,8 @@ fn a_scrolling_lists_hints_keep_at_most_a_third_of_the_screen(
         (1..=60).map(|i| json!({"value": format!("v{i}"), "label": format!("Option {i}")})).collect();
     let raw = json!({"questions":[{"id":"a","prompt":"Which one?","type":"multi","options":options}]});
     for height in 14..=64 {
-        let notices = if notice { vec!["config: ui.theme is not a theme".to_owned()] } else { vec![] };
-        let mut state = common::opened(&raw, FormSource::Tool, width, height, notices);
-        common::press(&mut state, "space\nesc"); // an answer, then the warning Esc gives
-        let view = Arc::new(state.view());
-        let areas = layout(Rect::new(0, 0, width, height), &view);
+        // An answer, then the warning Esc gives.
+        let (areas, _, view) = laid_out_noticed(&raw, width, height, "space\nesc", notice);
         let fixed = ask_tui::draw::footer::warning_lines(&view, usize::from(width)) as u16;
         assert!(fixed > u16::from(notice), "the warning is shown besides any notice: {fixed}");
         let hints = areas.footer.height - fixed;
@@ -268,11 +273,10 @@ fn a_preview_beside_the_list_asks_no_rows_under_it(#[case] width: u16, #[case] b
 fn each_hint_line_takes_every_hint_that_fits() {
     let state = common::opened(&common::form(), FormSource::Tool, 80, 24, vec![]);
     let view = state.view();
-    let text =
-        |l: &tuirealm::ratatui::text::Line| l.spans.iter().map(|s| s.content.as_ref()).collect::<String>();
-    let cells = |s: &str| ask_tui::text::width(s);
+    let cells = ask_tui::text::width;
     for width in 24..=160 {
-        let lines: Vec<String> = ask_tui::draw::footer::lines(&view, width).iter().map(text).collect();
+        let lines: Vec<String> =
+            ask_tui::draw::footer::lines(&view, width).iter().map(ToString::to_string).collect();
         assert!(!lines.is_empty(), "{width}");
         for pair in lines.windows(2) {
             let next_hint = pair[1].split(" · ").next().unwrap();

@@ -7,9 +7,10 @@ use std::sync::Arc;
 
 mod common;
 
+use ask_engine::ViewModel;
 use ask_schema::FormSource;
 use ask_tui::MemoryTerminal;
-use serde_json::json;
+use serde_json::{Value, json};
 use tuirealm::ratatui::buffer::Buffer;
 use tuirealm::ratatui::style::{Color, Modifier, Style};
 
@@ -54,17 +55,27 @@ fn styled_text(buf: &Buffer) -> String {
     out
 }
 
+/// The view after `script` on `raw` opened at `width`×`height`.
+fn view_of(raw: &Value, script: &str, width: u16, height: u16) -> ViewModel {
+    let mut state = common::opened(raw, FormSource::Tool, width, height, vec![]);
+    common::press(&mut state, script);
+    state.view()
+}
+
+/// `view` drawn at `width`×`height`, its styles marked.
+fn styled(view: ViewModel, width: u16, height: u16) -> String {
+    let mut term = MemoryTerminal::new(width, height, None);
+    term.render(&Arc::new(view));
+    styled_text(term.buffer())
+}
+
 fn frame(script: &str, width: u16, height: u16) -> String {
     let raw = json!({"title": "Setup", "questions": [
         {"id": "db", "label": "Database", "prompt": "Which database?", "options": [
             {"value": "pg", "label": "Postgres", "description": "managed"}, {"value": "sqlite", "label": "SQLite"}]},
         {"id": "extras", "label": "Extras", "prompt": "Which extras?", "type": "multi", "options": [
             {"value": "ci", "label": "CI"}, {"value": "docker", "label": "Docker"}]}]});
-    let mut state = common::opened(&raw, FormSource::Tool, width, height, vec![]);
-    common::press(&mut state, script);
-    let mut term = MemoryTerminal::new(width, height, None);
-    term.render(&Arc::new(state.view()));
-    styled_text(term.buffer())
+    styled(view_of(&raw, script, width, height), width, height)
 }
 
 #[test]
@@ -96,12 +107,9 @@ fn the_dirty_dismiss_warning_and_the_review_cursor_are_styled() {
 fn the_countdown_is_a_warning_on_the_title_row_only() {
     let raw = json!({"title": "Setup", "questions": [
         {"id": "db", "label": "Database", "prompt": "Which database?", "options": [{"value": "pg", "label": "Postgres"}]}]});
-    let state = common::opened(&raw, FormSource::Tool, 40, 10, vec![]);
-    let mut view = state.view();
+    let mut view = view_of(&raw, "", 40, 10);
     view.countdown = Some(20);
-    let mut term = MemoryTerminal::new(40, 10, None);
-    term.render(&Arc::new(view));
-    let f = styled_text(term.buffer());
+    let f = styled(view, 40, 10);
     let rows: Vec<&str> = f.lines().collect();
     assert_eq!(rows[0], "⟨bold|Setup⟩                      ⟨yellow+bold| ⏱ 20 s left ⟩", "{f}");
     assert_eq!(rows[1], "⟨bold+rev| Database ⟩│ Review │", "{f}");
@@ -114,16 +122,13 @@ fn an_active_tab_wider_than_the_screen_is_still_shown() {
     let raw = json!({"questions": [
         {"id": "a", "label": "First", "prompt": "A?", "options": [{"value": "x", "label": "X"}]},
         {"id": "b", "label": "Deployment target region", "prompt": "B?", "options": [{"value": "y", "label": "Y"}]}]});
-    let mut state = common::opened(&raw, FormSource::Tool, 24, 10, vec![]);
-    common::press(&mut state, "tab");
-    let mut term = MemoryTerminal::new(24, 10, None);
-    term.render(&Arc::new(state.view()));
-    let f = styled_text(term.buffer());
+    let f = styled(view_of(&raw, "tab", 24, 10), 24, 10);
     assert_eq!(f.lines().next().unwrap(), "⟨darkgray|‹ ⟩⟨bold+rev| Deployment target reg⟩", "{f}");
 }
 
-/// Tabs before the active one give way from the left only while the strip does not fit: at every
-/// width, one more hidden tab would not fit beside the ones shown (and the `‹ ` marker).
+/// Tabs give way on either side of the active one only while the strip does not fit: at every
+/// width, each tab shown is whole, `‹ ` and `›` say exactly which sides hide tabs, and one more
+/// hidden tab would not fit beside the ones shown and their markers.
 #[test]
 fn the_tab_strip_hides_no_more_tabs_than_it_must() {
     let labels = ["Alpha", "Bravo team", "Charlie", "Delta force", "Echo", "Foxtrot plan"];
@@ -134,9 +139,8 @@ fn the_tab_strip_hides_no_more_tabs_than_it_must() {
         .collect();
     let raw = json!({ "questions": questions });
     let strip = |width: u16, tabs: usize| {
-        let mut state = common::opened(&raw, FormSource::Tool, width, 10, vec![]);
-        common::press(&mut state, &"tab\n".repeat(tabs));
-        MemoryTerminal::new(width, 10, None).draw(&Arc::new(state.view())).lines().next().unwrap().to_owned()
+        let frame = common::draw(&raw, FormSource::Tool, &"tab\n".repeat(tabs), width, 10);
+        frame.lines().next().unwrap().to_owned()
     };
     let names = |row: &str| -> Vec<String> {
         let row = row.trim_start_matches("‹ ").trim_end_matches('›');

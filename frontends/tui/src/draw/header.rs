@@ -47,11 +47,10 @@ fn tab_strip(view: &ViewModel, max: usize) -> Line<'static> {
     // Drop tabs from the left until the active one fits, marking what is hidden: `‹ ` on the
     // left, and on the right a `›` that needs its own cell when tabs follow the active one.
     let mut first = 0;
+    let left = |from: usize| if from > 0 { 2 } else { 0 }; // `‹ `
     let right = usize::from(active + 1 < names.len());
-    let total = |from: usize| {
-        let left = if from > 0 { 2 } else { 0 };
-        left + names[from..=active].iter().map(|n| width(n) + 1).sum::<usize>() + right
-    };
+    let total =
+        |from: usize| left(from) + names[from..=active].iter().map(|n| width(n) + 1).sum::<usize>() + right;
     while first < active && total(first) > max {
         first += 1;
     }
@@ -59,7 +58,7 @@ fn tab_strip(view: &ViewModel, max: usize) -> Line<'static> {
     if first > 0 {
         spans.push(Span::styled("‹ ", style::dim()));
     }
-    let mut used = if first > 0 { 2 } else { 0 };
+    let mut used = left(first);
     for (i, name) in names.iter().enumerate().skip(first) {
         let w = width(name) + 1;
         let more = usize::from(i + 1 < names.len()); // a later tab left out needs the `›` cell
