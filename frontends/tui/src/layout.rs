@@ -5,6 +5,7 @@
 //! under a question's prompt counts as a spacer. The prompt's first line and the cursor's row are
 //! never dropped; an option list that still does not fit scrolls, with "↑ N more" / "↓ N more"
 //! (or "k/N") markers, and keeps at least half the screen: hints, then spacers, give way to it.
+//! The review tab's blank rows go where a question's descriptions do, before any summary line.
 
 use ask_engine::ViewModel;
 use ask_engine::project::view::{Body, QuestionView};
@@ -73,7 +74,12 @@ pub fn layout(area: Rect, view: &ViewModel) -> Areas {
     let body_rows =
         |plan: Plan| area.height.saturating_sub(header_h + fixed + plan.hints + spacer_rows(plan, fixed));
     let fits = |plan: Plan| {
-        let (Some(q), Some(with)) = (question, with_descriptions) else { return false };
+        // The review's blank rows go where a question's descriptions do: after the hints and
+        // the spacers, before anything the user wrote.
+        let (Some(q), Some(with)) = (question, with_descriptions) else {
+            let Body::Review(r) = &view.body else { return false };
+            return crate::draw::review::fits(r, area.width, body_rows(plan), !plan.descriptions);
+        };
         let list = if plan.descriptions {
             with
         } else {

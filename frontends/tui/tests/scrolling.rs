@@ -6,7 +6,7 @@
 mod common;
 
 use ask_schema::FormSource;
-use common::{draw, form};
+use common::{draw, form, numbered};
 use rstest::rstest;
 use serde_json::{Value, json};
 
@@ -20,23 +20,18 @@ fn long_preview_scrolls_with_page_down() {
     assert!(paged.contains("line 21") && !paged.contains("│line 1 "), "{paged}");
 }
 
-/// Issue 12.1: ten answered questions at 100×12 — the review summary scrolls with
-/// PageDown/End and says how much is clipped, instead of cutting questions 9–10 off silently.
+/// Issue 12.1: twelve answered questions at 100×12 — more than the screen holds even without
+/// its hints — the review summary scrolls with PageDown/End and says how much is clipped,
+/// instead of cutting the last questions off silently.
 #[test]
 fn the_review_summary_scrolls_and_says_what_is_clipped() {
-    let questions: Vec<Value> = (1..=10)
-        .map(|i| {
-            json!({"id": format!("q{i}"), "label": format!("Question {i}"), "prompt": format!("Pick {i}?"),
-            "options": [{"value": "a", "label": format!("Answer {i}")}, {"value": "b", "label": "Other"}]})
-        })
-        .collect();
-    let raw = json!({"questions": questions});
-    let answered = "1\n".repeat(10);
+    let raw = numbered(12);
+    let answered = "1\n".repeat(12);
     let top = draw(&raw, FormSource::Tool, &answered, 100, 12);
     assert!(top.contains("Question 1: Answer 1") && top.contains("more · PgDn"), "{top}");
-    assert!(!top.contains("Question 10: Answer 10"), "{top}");
+    assert!(!top.contains("Question 12: Answer 12"), "{top}");
     let end = draw(&raw, FormSource::Tool, &format!("{answered}end\n"), 100, 12);
-    assert!(end.contains("Question 10: Answer 10") && end.contains("more · PgUp"), "{end}");
+    assert!(end.contains("Question 12: Answer 12") && end.contains("more · PgUp"), "{end}");
     assert!(!end.contains("more · PgDn"), "{end}");
     let paged = draw(&raw, FormSource::Tool, &format!("{answered}pageDown\npageUp\n"), 100, 12);
     assert_eq!(paged, top, "PageUp goes back to the top");
@@ -213,17 +208,22 @@ fn page_keys_on_a_pane_that_fits_record_nothing(#[case] raw: Value, #[case] scri
 }
 
 /// Issue 12.1 in the smallest room: on a short, narrow terminal with the double-press hint,
-/// the footer's hints give way until the summary (stacked under the actions) has a row of its
-/// own and a marker saying how much more there is — the hint never asks to submit answers that
-/// are nowhere on screen. (Before, at 50×15 the summary got no row at all.)
+/// the footer's hints, the spacers and then the review's blank rows give way until the summary
+/// (stacked under the actions) shows whole, or has a row of its own and a marker saying how much
+/// more there is — the hint never asks to submit answers that are nowhere on screen. (Before, at
+/// 50×15 the summary got no row at all.)
 #[rstest]
-fn a_squeezed_summary_keeps_an_answer_and_says_what_is_clipped(#[values(13, 14, 15, 16, 17)] height: u16) {
+fn a_squeezed_summary_keeps_an_answer_and_says_what_is_clipped(
+    #[values(9, 10, 11, 12, 13, 14, 15, 16, 17)] height: u16,
+) {
     let script = "1\n1\n3\ntab\nn\ntype \"why not toml?\"\nenter\n1\n1";
     let frame = draw(&form(), FormSource::Tool, script, 50, height);
     assert!(frame.contains("Press 1 again to Submit"), "{frame}");
     let rows: Vec<&str> = frame.lines().skip_while(|l| !l.starts_with("Press 1 again")).collect();
     assert!(rows.iter().any(|l| l.starts_with("Language: Rust")), "{frame}");
-    assert!(rows.iter().any(|l| l.starts_with("↓ ") && l.ends_with("more · PgDn")), "{frame}");
+    let marker = rows.iter().any(|l| l.starts_with("↓ ") && l.ends_with("more · PgDn"));
+    let whole = rows.iter().any(|l| l.ends_with("✎ Environment only note: why not toml?"));
+    assert!(marker != whole, "the summary ends on screen or a marker says it goes on:\n{frame}");
 }
 
 /// A review tab shorter than its blank rows need gives the blanks up first: every action, the

@@ -30,6 +30,33 @@ pub fn essential_rows(r: &ReviewView, width: u16) -> u16 {
     head.len() as u16 + 1 + 2
 }
 
+/// Whether the whole tab — actions, double-press hint, every line of the summary — fits in
+/// `height` rows at `width`, with its blank rows or without them (`compact`). The layout asks,
+/// to give up footer hints and spacers before the review's blank rows, and those before answers.
+pub fn fits(r: &ReviewView, width: u16, height: u16, compact: bool) -> bool {
+    let height = usize::from(height);
+    // Counting stops past the screen: a summary longer than that fits no plan.
+    let rows = summary(r, summary_width(width), 0, height + 1).len();
+    content_rows(r, width, rows, compact) <= height
+}
+
+/// Rows the whole tab takes with a summary of `summary_rows` lines.
+fn content_rows(r: &ReviewView, width: u16, summary_rows: usize, compact: bool) -> usize {
+    let gap = usize::from(!compact);
+    let actions = actions(r, compact).len();
+    if width >= SIDE_BY_SIDE {
+        // The hint: one full-width line under both columns.
+        return actions.max(summary_rows) + r.hint.as_ref().map_or(0, |_| 1 + gap);
+    }
+    let hint = r.hint.as_ref().map_or(0, |h| gap + crate::text::wrap(h, usize::from(width)).len());
+    actions + hint + gap + summary_rows
+}
+
+/// The summary's width: beside the actions, or the whole width under them.
+fn summary_width(width: u16) -> usize {
+    usize::from(if width >= SIDE_BY_SIDE { width - ACTIONS_WIDTH - 1 } else { width })
+}
+
 /// "Ready to send?" and the three actions, the highlighted one marked; `compact`, without the
 /// blank row between them (a screen too short for its essential rows gives up its blanks before
 /// an action, the double-press hint or the summary).
@@ -60,27 +87,26 @@ fn hint_under(actions: &mut Lines, hint: &str, width: u16, compact: bool) {
 /// past it, for the runtime to record (see [`ask_engine::Event::SummaryClamped`]).
 pub fn render(frame: &mut Frame, area: Rect, r: &ReviewView) -> Option<SummaryEdge> {
     let side_by_side = area.width >= SIDE_BY_SIDE;
-    // Shorter than its essential rows with their blanks: the blanks give way first.
-    let compact = area.height < essential_rows(r, area.width);
-    let mut actions = actions(r, compact);
     // Laid out once, at the width it is drawn at; from the top, no more lines are built than
     // the pane can show from the scroll position on (the rest are counted for the `↓ N more`
     // row); from the end, all of them.
-    let width = if side_by_side { area.width - ACTIONS_WIDTH - 1 } else { area.width };
     let keep = match r.scroll {
         SummaryScroll::Top(n) => n.saturating_add(usize::from(area.height)),
         SummaryScroll::End(_) => usize::MAX,
     };
-    let lines = summary(r, width as usize, keep);
+    let lines = summary(r, summary_width(area.width), keep, usize::MAX);
+    // The blank rows give way before answers do: on a screen shorter than the essential rows
+    // with them, where everything fits only without them, and under the actions, where each
+    // blank is a summary row lost (beside them the actions' blank costs the summary nothing, and
+    // the column keeps still). A taller screen never shows less of the summary.
+    let whole = |compact| content_rows(r, area.width, lines.len(), compact) <= usize::from(area.height);
+    let compact =
+        area.height < essential_rows(r, area.width) || (!whole(false) && (whole(true) || !side_by_side));
+    let mut actions = actions(r, compact);
     // What the undo key would take back (issue 13.3): the body's last row, full width — only
     // where the actions, the double-press hint and the whole summary still fit above it.
     let gap = usize::from(!compact);
-    let hint_rows = if r.hint.is_some() { 1 + gap } else { 0 };
-    let content = if side_by_side {
-        actions.len().max(lines.len()) + hint_rows
-    } else {
-        actions.len() + hint_rows + gap + lines.len()
-    };
+    let content = content_rows(r, area.width, lines.len(), compact);
     let area = match &r.undo {
         Some(undo) if usize::from(area.height) >= content + 2 => {
             let last = Rect { y: area.y + area.height - 1, height: 1, ..area };
@@ -93,7 +119,7 @@ pub fn render(frame: &mut Frame, area: Rect, r: &ReviewView) -> Option<SummaryEd
     // The double-press hint gets a full-width line under the actions and the summary, instead
     // of being squeezed into the action column (issue 12.11).
     let area = match &r.hint {
-        Some(hint) if side_by_side && area.height >= 5 => {
+        Some(hint) if side_by_side => {
             let below = actions.len().max(lines.len()) + gap;
             let row = (below as u16).min(area.height - 1);
             let line = Line::styled(crate::text::truncate(hint, area.width as usize), style::warning());
@@ -106,9 +132,14 @@ pub fn render(frame: &mut Frame, area: Rect, r: &ReviewView) -> Option<SummaryEd
         }
         None => area,
     };
+    // On the shortest screens (a config notice under a 7-row terminal) the title gives way
+    // before an action or the hint saying the press needs another.
+    if actions.len() > usize::from(area.height) {
+        actions.lines.remove(0);
+    }
     if side_by_side {
         let left = Rect { width: ACTIONS_WIDTH, ..area };
-        let right = Rect { x: area.x + ACTIONS_WIDTH + 1, width: area.width - ACTIONS_WIDTH - 1, ..area };
+        let right = Rect { x: area.x + ACTIONS_WIDTH + 1, width: summary_width(area.width) as u16, ..area };
         draw_lines(frame, left, actions);
         draw_summary(frame, right, lines, r.scroll)
     } else {
@@ -170,9 +201,14 @@ fn draw_summary(frame: &mut Frame, area: Rect, lines: Lines, scroll: SummaryScro
     scroll.clamped(last_top)
 }
 
-fn summary(r: &ReviewView, max: usize, keep: usize) -> Lines {
+/// The summary's lines at `max` cells, the first `keep` built and the rest counted; no entry is
+/// laid out once `stop` lines are.
+fn summary(r: &ReviewView, max: usize, keep: usize, stop: usize) -> Lines {
     let mut out = Lines::counting_after(keep);
     for entry in &r.summary {
+        if out.len() >= stop {
+            break;
+        }
         let label = format!("{}: ", sanitize(shown(&entry.label, MAX_LINES, 1), false));
         match &entry.answer {
             Some(a) => {

@@ -46,6 +46,17 @@ pub fn form() -> Value {
     ]})
 }
 
+/// `n` questions, "Question i" answered by "Answer i" with the key 1: a summary of `n` lines.
+pub fn numbered(n: usize) -> Value {
+    let questions: Vec<Value> = (1..=n)
+        .map(|i| {
+            json!({"id": format!("q{i}"), "label": format!("Question {i}"), "prompt": format!("Pick {i}?"),
+            "options": [{"value": "a", "label": format!("Answer {i}")}, {"value": "b", "label": "Other"}]})
+        })
+        .collect();
+    json!({"questions": questions})
+}
+
 /// The frame after `script` on `raw` opened at `width`×`height`, with a config path to show.
 pub fn draw(raw: &Value, source: FormSource, script: &str, width: u16, height: u16) -> String {
     let mut state = opened(raw, source, width, height, vec![]);

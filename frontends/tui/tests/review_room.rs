@@ -1,0 +1,121 @@
+//! The review tab when rows run short: the footer's hints, the spacers and then the tab's own
+//! blank rows give way before any answer in the summary does — the policy every question tab
+//! follows (issue 12.24) — and a taller terminal never shows less of the summary.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+mod common;
+
+use std::sync::Arc;
+
+use ask_schema::FormSource;
+use ask_tui::MemoryTerminal;
+use common::{draw, form, numbered};
+use rstest::rstest;
+use serde_json::Value;
+use tuirealm::ratatui::layout::Rect;
+
+/// Answers all three questions of [`form`] with a note on the last; `press` adds the first
+/// press of a double-press action (its hint then shows under the actions).
+fn reviewed(press: bool) -> String {
+    let script = "1\n1\n3\ntab\nn\ntype \"why not toml?\"\nenter\n1";
+    if press { format!("{script}\n1") } else { script.to_owned() }
+}
+
+/// Summary lines the `↑ N` / `↓ N more` markers say are off screen.
+fn hidden(frame: &str) -> usize {
+    let counts = |l: &str| -> Vec<usize> {
+        l.split(['↑', '↓']).skip(1).filter_map(|s| s.split_whitespace().next()?.parse().ok()).collect()
+    };
+    frame.lines().filter(|l| l.contains(" more · Pg")).flat_map(counts).sum()
+}
+
+/// Walks every height from 8 rows (at 7 a pressed action's hint leaves the summary no row) to
+/// 30, stacked and side by side, with and without the double-press hint: at each, the summary
+/// shows a line or a marker, and it hides no more than one row shorter did. Before, at 40×12
+/// the blank rows came back and took three answers that 40×11 showed.
+#[rstest]
+fn a_taller_review_never_shows_less_of_its_summary(
+    #[values(24, 30, 40, 50, 63, 64, 80, 100)] width: u16,
+    #[values(false, true)] press: bool,
+) {
+    let mut before = usize::MAX;
+    for height in 8..=30 {
+        let frame = draw(&form(), FormSource::Tool, &reviewed(press), width, height);
+        let now = hidden(&frame);
+        assert!(frame.contains("Language: Rust") || now > 0, "{width}×{height}:\n{frame}");
+        assert!(now <= before, "{width}×{height} hides {now} lines, one row shorter {before}:\n{frame}");
+        before = now;
+    }
+    assert_eq!(before, 0, "a tall terminal shows the whole summary");
+}
+
+/// Whether the summary shows whole and whether the footer keeps a hint line: a summary that
+/// fits once the hints (then the blanks) give way shows whole, without hints; one too long to
+/// fit anyway scrolls, and the hints keep their rows, as on a long option list.
+#[rstest]
+#[case::ten_answers_beside_the_actions(numbered(10), "1\n".repeat(10), 100, 12, "Answer 10", true, false)]
+#[case::twelve_do_not_fit_anyway(numbered(12), "1\n".repeat(12), 100, 12, "Answer 12", false, true)]
+#[case::stacked_under_the_actions(form(), reviewed(true), 40, 15, "why not toml?", true, false)]
+#[case::with_room_for_both(form(), reviewed(true), 40, 30, "why not toml?", true, true)]
+fn the_reviews_hints_give_way_before_its_answers(
+    #[case] raw: Value,
+    #[case] script: String,
+    #[case] width: u16,
+    #[case] height: u16,
+    #[case] last: &str,
+    #[case] whole: bool,
+    #[case] hints: bool,
+) {
+    let frame = draw(&raw, FormSource::Tool, &script, width, height);
+    assert_eq!(hidden(&frame) == 0 && frame.contains(last), whole, "{frame}");
+    assert_eq!(frame.contains("Tab questions"), hints, "{frame}");
+    for row in ["1. Submit", "2. Elaborate", "3. Cancel"] {
+        assert!(frame.contains(row), "{row}:\n{frame}");
+    }
+}
+
+/// The first press of a double-press action on the shortest screens, a config notice under a
+/// 7-row terminal leaving the review four or five rows: "Ready to send?" gives way, and the
+/// three actions and the whole hint saying the press needs another still show. Before, the hint
+/// was nowhere, and the press looked ignored.
+#[rstest]
+#[case::side_by_side(80)]
+#[case::stacked(40)]
+fn on_the_shortest_screen_the_title_gives_way_to_the_hint(#[case] width: u16) {
+    let notice = "Config file /home/ada/.config/ask-user/config.toml: unknown key \"foo\"".to_owned();
+    let mut state = common::opened(&form(), FormSource::Tool, width, 7, vec![notice]);
+    common::press(&mut state, "1\n1\n3\ntab\n1\n2");
+    let frame = MemoryTerminal::new(width, 7, None).draw(&Arc::new(state.view()));
+    for row in ["1. Submit", "2. Elaborate", "3. Cancel", "Press 2 again to Elaborate", "Config:"] {
+        assert!(frame.contains(row), "{row}:\n{frame}");
+    }
+}
+
+/// Beside the actions, a summary longer than the screen leaves the double-press hint the body's
+/// last row, whole and alone: the summary stops (with its marker) above the blank row over it.
+#[test]
+fn beside_a_long_summary_the_hint_keeps_the_last_row() {
+    let (width, height) = (100, 12);
+    let mut state = common::opened(&numbered(12), FormSource::Tool, width, height, vec![]);
+    common::press(&mut state, &format!("{}1", "1\n".repeat(12)));
+    let view = state.view();
+    let body = ask_tui::layout::layout(Rect::new(0, 0, width, height), &view).body;
+    let frame = MemoryTerminal::new(width, height, None).draw(&Arc::new(view));
+    let rows: Vec<&str> = frame.lines().collect();
+    let last = usize::from(body.bottom() - 1);
+    assert_eq!(rows[last].trim_end(), "Press 1 again to Submit", "{frame}");
+    assert_eq!(rows[last - 1].trim_end(), "", "{frame}");
+    assert!(rows[last - 2].ends_with("more · PgDn"), "{frame}");
+}
+
+/// A summary pane of two rows (twelve answers under the actions at 40×7) shows an answer and one
+/// marker row that says what is clipped on each side, at the top, in the middle and at the end.
+#[rstest]
+#[case::top("", ["Question 1: Answer 1", "↓ 11 more · PgDn"])]
+#[case::middle("pageDown", ["Question 11: Answer 11", "↑ 10 ↓ 1 more · PgUp/PgDn"])]
+#[case::end("end", ["↑ 11 more · PgUp", "Question 12: Answer 12"])]
+fn a_two_row_summary_says_what_is_clipped_on_both_sides(#[case] keys: &str, #[case] shown: [&str; 2]) {
+    let frame = draw(&numbered(12), FormSource::Tool, &format!("{}{keys}", "1\n".repeat(12)), 40, 7);
+    let rows: Vec<&str> = frame.lines().map(str::trim_end).collect();
+    assert_eq!(rows[rows.len() - 2..], shown, "{frame}");
+}
