@@ -108,14 +108,23 @@ fn beside_a_long_summary_the_hint_keeps_the_last_row() {
     assert!(rows[last - 2].ends_with("more · PgDn"), "{frame}");
 }
 
-/// A summary pane of two rows (twelve answers under the actions at 40×7) shows an answer and one
-/// marker row that says what is clipped on each side, at the top, in the middle and at the end.
+/// A summary pane of two rows (thirty answers under the actions at 40×7) shows an answer and one
+/// marker row that says what is clipped on each side; one of three rows (40×8) has a marker row
+/// for each clipped side. At the top, in the middle and at the end.
 #[rstest]
-#[case::top("", ["Question 1: Answer 1", "↓ 11 more · PgDn"])]
-#[case::middle("pageDown", ["Question 11: Answer 11", "↑ 10 ↓ 1 more · PgUp/PgDn"])]
-#[case::end("end", ["↑ 11 more · PgUp", "Question 12: Answer 12"])]
-fn a_two_row_summary_says_what_is_clipped_on_both_sides(#[case] keys: &str, #[case] shown: [&str; 2]) {
-    let frame = draw(&numbered(12), FormSource::Tool, &format!("{}{keys}", "1\n".repeat(12)), 40, 7);
+#[case::two_rows_top(7, "", &["Question 1: Answer 1", "↓ 29 more · PgDn"])]
+#[case::two_rows_middle(7, "pageDown", &["Question 11: Answer 11", "↑ 10 ↓ 19 more · PgUp/PgDn"])]
+#[case::two_rows_end(7, "end", &["↑ 29 more · PgUp", "Question 30: Answer 30"])]
+#[case::three_rows_top(8, "", &["Question 1: Answer 1", "Question 2: Answer 2", "↓ 28 more · PgDn"])]
+#[case::three_rows_middle(8, "pageDown", &["↑ 10 more · PgUp", "Question 11: Answer 11", "↓ 19 more · PgDn"])]
+#[case::three_rows_end(8, "end", &["↑ 28 more · PgUp", "Question 29: Answer 29", "Question 30: Answer 30"])]
+fn a_short_summary_says_what_is_clipped_on_both_sides(
+    #[case] height: u16,
+    #[case] keys: &str,
+    #[case] shown: &[&str],
+) {
+    let frame = draw(&numbered(30), FormSource::Tool, &format!("{}{keys}", "1\n".repeat(30)), 40, height);
     let rows: Vec<&str> = frame.lines().map(str::trim_end).collect();
-    assert_eq!(rows[rows.len() - 2..], shown, "{frame}");
+    assert_eq!(rows[rows.len() - shown.len()..], *shown, "{frame}");
+    assert!(rows[rows.len() - shown.len() - 1].ends_with("3. Cancel"), "{frame}");
 }
