@@ -70,6 +70,13 @@ pub fn layout(area: Rect, view: &ViewModel) -> Areas {
     let head = question.map_or(0, |q| question::head_height(q, width) as u16);
     let with_descriptions = question.map(|q| list_needs(q, area.width, area.height, true));
     let without = std::cell::OnceCell::new();
+    // A summary longer than the screen fits no plan: it is counted no further.
+    let review_needs = match &view.body {
+        Body::Review(r) => {
+            Some(crate::draw::review::rows_needed(r, area.width, usize::from(area.height) + 1))
+        }
+        Body::Question(_) => None,
+    };
     // A plan whose chrome overflows leaves no rows, where no list fits (every list has a row).
     let body_rows =
         |plan: Plan| area.height.saturating_sub(header_h + fixed + plan.hints + spacer_rows(plan, fixed));
@@ -77,8 +84,8 @@ pub fn layout(area: Rect, view: &ViewModel) -> Areas {
         // The review's blank rows go where a question's descriptions do: after the hints and
         // the spacers, before anything the user wrote.
         let (Some(q), Some(with)) = (question, with_descriptions) else {
-            let Body::Review(r) = &view.body else { return false };
-            return crate::draw::review::fits(r, area.width, body_rows(plan), !plan.descriptions);
+            let needs = review_needs.map_or(usize::MAX, |n| n[usize::from(!plan.descriptions)]);
+            return needs <= usize::from(body_rows(plan));
         };
         let list = if plan.descriptions {
             with

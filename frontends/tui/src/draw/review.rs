@@ -30,14 +30,13 @@ pub fn essential_rows(r: &ReviewView, width: u16) -> u16 {
     head.len() as u16 + 1 + 2
 }
 
-/// Whether the whole tab — actions, double-press hint, every line of the summary — fits in
-/// `height` rows at `width`, with its blank rows or without them (`compact`). The layout asks,
-/// to give up footer hints and spacers before the review's blank rows, and those before answers.
-pub fn fits(r: &ReviewView, width: u16, height: u16, compact: bool) -> bool {
-    let height = usize::from(height);
-    // Counting stops past the screen: a summary longer than that fits no plan.
-    let rows = summary(r, summary_width(width), 0, height + 1).len();
-    content_rows(r, width, rows, compact) <= height
+/// Rows the whole tab takes at `width` — actions, double-press hint, every line of the summary —
+/// with its blank rows and without them (`[kept, given up]`), the summary counted no further
+/// than `limit` lines. The layout asks, once a frame, to give up footer hints and spacers before
+/// the review's blank rows, and those before answers.
+pub fn rows_needed(r: &ReviewView, width: u16, limit: usize) -> [usize; 2] {
+    let rows = summary(r, summary_width(width), 0, limit).len();
+    [content_rows(r, width, rows, false), content_rows(r, width, rows, true)]
 }
 
 /// Rows the whole tab takes with a summary of `summary_rows` lines.
