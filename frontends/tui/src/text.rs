@@ -144,6 +144,25 @@ pub fn truncate(s: &str, max: usize) -> String {
     out
 }
 
+/// Cuts text to at most `max` cells from its start, beginning with `…` when it was cut: for a
+/// path, whose end (the file's name) says the most.
+pub fn truncate_start(s: &str, max: usize) -> String {
+    if width(s) <= max {
+        return s.to_owned();
+    }
+    let mut kept = Vec::new();
+    let mut w = 0;
+    for g in s.graphemes(true).rev() {
+        let gw = width(g);
+        if w + gw + 1 > max {
+            break;
+        }
+        kept.push(g);
+        w += gw;
+    }
+    std::iter::once("…").chain(kept.into_iter().rev()).collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -209,5 +228,17 @@ mod tests {
     fn truncate_marks_the_cut() {
         assert_eq!(truncate("Database", 5), "Data…");
         assert_eq!(truncate("DB", 5), "DB");
+    }
+
+    /// A path cut to its width keeps its end, the file's name, after the mark; a wide character
+    /// is never split, and text that fits is left alone.
+    #[rstest::rstest]
+    #[case::a_path("src/a/b/main.rs", 10, "…b/main.rs")]
+    #[case::wide_characters("数据库/选择", 6, "…/选择")]
+    #[case::wide_one_cell_short("数据库选择", 6, "…选择")]
+    #[case::fits("src/main.rs", 11, "src/main.rs")]
+    fn truncate_start_keeps_the_end(#[case] text: &str, #[case] max: usize, #[case] cut: &str) {
+        assert_eq!(truncate_start(text, max), cut);
+        assert!(width(&truncate_start(text, max)) <= max);
     }
 }

@@ -128,3 +128,13 @@ fn a_short_summary_says_what_is_clipped_on_both_sides(
     assert_eq!(rows[rows.len() - shown.len()..], *shown, "{frame}");
     assert!(rows[rows.len() - shown.len() - 1].ends_with("3. Cancel"), "{frame}");
 }
+
+/// Questions left unanswered count in the summary's markers as answers do: only the lines on
+/// screen are built, and the rest, one row each, are counted.
+#[test]
+fn unanswered_questions_count_in_the_markers() {
+    let frame = draw(&numbered(30), FormSource::Tool, &"tab\n".repeat(30), 40, 8);
+    let rows: Vec<&str> = frame.lines().map(str::trim_end).collect();
+    let shown = ["Question 1: (unanswered)", "Question 2: (unanswered)", "↓ 28 more · PgDn"];
+    assert_eq!(rows[rows.len() - 3..], shown, "{frame}");
+}

@@ -133,6 +133,22 @@ fn file_reference_menu_under_the_answer_editor() {
     insta::assert_snapshot!(frame);
 }
 
+/// A path longer than the pane is offered with its start cut, `…` inside the pane: the end of
+/// a path, the file's name, is what tells two apart. Before, the name was cut off at the
+/// screen's edge with no mark at all.
+#[test]
+fn a_long_file_reference_keeps_its_name_and_marks_the_cut() {
+    let mut state = common::opened(&form(), FormSource::Tool, 40, 24, vec![]);
+    common::press(&mut state, "4\ntype \"see @main\"\ndown");
+    let long = "src/a/very/long/path/that/goes/on/and/on/and/on/until/the/end/main.rs";
+    let items = vec![long.to_owned(), "src/main.rs".to_owned()];
+    state.apply(&ask_engine::Event::CompletionsOffered { query: "main".into(), items });
+    let frame = MemoryTerminal::new(40, 24, None).draw(&Arc::new(state.view()));
+    let row = frame.lines().find(|l| l.contains("▸ @")).expect("the menu is open");
+    assert!(row.trim_end().ends_with("/the/end/main.rs") && row.contains("▸ @…"), "{frame}");
+    assert_eq!(ask_tui::text::width(row.trim_end()), 40, "the row fills the pane, no more:\n{frame}");
+}
+
 /// Issue 12.13: a config problem is said on the first frame, in one line, not only inside `?`.
 #[test]
 fn a_config_notice_shows_on_the_first_frame() {

@@ -39,12 +39,8 @@ impl Lines {
     }
 
     /// All the lines, built or only counted.
-    pub fn len(&self) -> usize {
+    pub(crate) fn len(&self) -> usize {
         self.lines.len() + self.beyond
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.len() == 0
     }
 
     fn room(&self) -> bool {
@@ -107,7 +103,8 @@ impl Lines {
             let here = i == e.selected;
             let mark = if here { "▸ " } else { "  " };
             let style = if here { crate::style::accent() } else { crate::style::dim() };
-            let shown = crate::text::truncate(&sanitize(path, false), max.saturating_sub(indent + 2));
+            // After the indent, the mark and the `@`.
+            let shown = crate::text::truncate_start(&sanitize(path, false), max.saturating_sub(indent + 3));
             self.push(vec![Span::raw(" ".repeat(indent)), Span::styled(format!("{mark}@{shown}"), style)]);
         }
     }
