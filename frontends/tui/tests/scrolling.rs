@@ -346,13 +346,20 @@ fn a_tall_editor_scrolls_to_the_line_being_typed(#[case] open: &str, #[case] top
     assert!(back.contains("row 01") && back.contains(top_label) && !back.contains("last"), "{back}");
 }
 
-/// A scrolled option list starts with a whole row: the line under `↑ N more` is an option's
-/// numbered label, never the description of an option whose label scrolled away — at every
-/// cursor position, going down and coming back up.
+/// A scrolled option list keeps the cursor's row on screen and starts with a whole row: the
+/// line under `↑ N more` is an option's numbered label, never the description of an option
+/// whose label scrolled away — at every cursor position, going down and coming back up, with
+/// descriptions and with one-line rows.
 #[rstest]
-fn a_scrolled_list_never_starts_with_a_description_cut_from_its_label(#[values(14, 17, 20)] height: u16) {
+fn a_scrolled_list_keeps_the_cursor_and_starts_with_a_whole_row(
+    #[values(14, 17, 20)] height: u16,
+    #[values(true, false)] described: bool,
+) {
     let options: Vec<Value> = (1..=30)
-        .map(|i| json!({"value": format!("v{i}"), "label": format!("Option {i}"), "description": format!("about option {i}")}))
+        .map(|i| {
+            let about = described.then(|| format!("about option {i}"));
+            json!({"value": format!("v{i}"), "label": format!("Option {i}"), "description": about})
+        })
         .collect();
     let raw = json!({"questions": [{"id": "q", "prompt": "Pick one", "options": options}]});
     let mut script = String::new();
@@ -360,6 +367,7 @@ fn a_scrolled_list_never_starts_with_a_description_cut_from_its_label(#[values(1
         script.push_str(step);
         script.push('\n');
         let frame = draw(&raw, FormSource::Tool, &script, 80, height);
+        assert!(frame.contains("❯ "), "the cursor's row shows after {script:?}:\n{frame}");
         let lines: Vec<&str> = frame.lines().collect();
         let Some(marker) = lines.iter().position(|l| l.contains("↑") && l.contains("more")) else {
             continue;
