@@ -118,3 +118,41 @@ fn typing_in_the_middle_of_a_long_paste_shows_there_and_keeps_every_line() {
     }
     assert_eq!(text.matches("line ").count(), 3000);
 }
+
+/// The open editor's layout is kept from one frame to the next (laying it out is most of a
+/// frame's cost). Every frame drawn with it kept equals the frame a fresh thread, where nothing
+/// is kept, draws: as text is typed and deleted under a cursor that stays put, the cursor moves
+/// back through a tall editor, and the terminal narrows and widens with the same text open.
+#[test]
+fn a_kept_editor_layout_never_shows_a_stale_frame() {
+    let tall: Vec<String> = (1..=14).map(|i| format!("type \"row {i:02}\"\nalt+enter")).collect();
+    let mut steps: Vec<(String, u16)> = vec![
+        ("4".into(), 60),
+        (format!("type \"{LONG}\""), 60),
+        ("left\nleft\nleft".into(), 60),
+        ("up".into(), 60),
+        (String::new(), 40),
+        ("type \"X\"".into(), 40),
+        ("home".into(), 40),
+        ("delete".into(), 40),
+        ("delete".into(), 40),
+        (String::new(), 60),
+        ("end\nalt+enter".into(), 60),
+    ];
+    steps.extend(tall.into_iter().map(|s| (s, 60)));
+    steps.extend((0..16).map(|_| ("up".to_owned(), 60)));
+    steps.extend((0..16).map(|_| ("down".to_owned(), 60)));
+    let mut script = String::new();
+    for (step, width) in steps {
+        script.push_str(&step);
+        script.push('\n');
+        let frame = move |script: &str| {
+            let mut state = common::opened(&form(), ask_schema::FormSource::Tool, width, 16, vec![]);
+            common::press(&mut state, script);
+            ask_tui::MemoryTerminal::new(width, 16, None).draw(&std::sync::Arc::new(state.view()))
+        };
+        let kept = frame(&script);
+        let fresh = std::thread::scope(|s| s.spawn(|| frame(&script)).join().unwrap());
+        assert_eq!(kept, fresh, "after {script:?} at {width} columns");
+    }
+}

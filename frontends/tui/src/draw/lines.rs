@@ -187,8 +187,8 @@ pub fn cut(line: &Line<'static>, width: usize) -> Line<'static> {
 type EditorRows = Rc<(Vec<String>, (usize, usize))>;
 
 /// What the last editor laid out was: the text lines laid out, the cursor's offset among them,
-/// whether they end the text, the width; and the result.
-type EditorKey = (String, usize, bool, usize);
+/// the width (the layout reads nothing else); and the result.
+type EditorKey = (String, usize, usize);
 
 thread_local! {
     static EDITOR_LAID_OUT: RefCell<Option<(EditorKey, EditorRows)>> = const { RefCell::new(None) };
@@ -200,11 +200,8 @@ thread_local! {
 /// out, compared whole, so a hit is always the same layout.
 fn editor_layout(text: &str, cursor: usize, max: usize, rows: usize) -> EditorRows {
     let lines = ask_engine::editor::lines_near(text, cursor, rows);
-    let hit = |(slice, at, end, width): &EditorKey| {
-        *width == max
-            && *at == cursor - lines.start
-            && *end == (lines.end == text.len())
-            && slice == &text[lines.clone()]
+    let hit = |(slice, at, width): &EditorKey| {
+        *width == max && *at == cursor - lines.start && slice == &text[lines.clone()]
     };
     EDITOR_LAID_OUT.with_borrow_mut(|kept| {
         if let Some((key, laid_out)) = kept.as_ref()
@@ -213,7 +210,7 @@ fn editor_layout(text: &str, cursor: usize, max: usize, rows: usize) -> EditorRo
             return laid_out.clone();
         }
         let laid_out = Rc::new(ask_engine::editor::layout_near(text, cursor, max, rows));
-        let key = (text[lines.clone()].to_owned(), cursor - lines.start, lines.end == text.len(), max);
+        let key = (text[lines.clone()].to_owned(), cursor - lines.start, max);
         *kept = Some((key, laid_out.clone()));
         laid_out
     })
@@ -223,19 +220,19 @@ fn editor_layout(text: &str, cursor: usize, max: usize, rows: usize) -> EditorRo
 mod tests {
     use super::*;
 
-    /// The cut mark fits the width whatever fills the line: room to spare, a full line of
-    /// narrow characters, a full line of wide ones (a wide character is never split).
+    /// The cut mark fits the width whatever fills the line after its indent: room to spare, a
+    /// full line of narrow characters, a full line of wide ones (a wide character is never split).
     #[rstest::rstest]
-    #[case::room_to_spare("Which language", 24, "Which language…")]
-    #[case::full_of_narrow("abcdef", 6, "abcde…")]
-    #[case::full_of_wide("数据库选择", 10, "数据库选…")]
-    #[case::wide_one_cell_short("数据库选择", 9, "数据库选…")]
+    #[case::room_to_spare("Which language", 24, "  Which language…")]
+    #[case::full_of_narrow("abcdef", 6, "  abc…")]
+    #[case::full_of_wide("数据库选择", 10, "  数据库…")]
+    #[case::wide_one_cell_short("数据库选择", 9, "  数据库…")]
     fn a_cut_line_ends_with_the_mark_within_its_width(
         #[case] text: &str,
         #[case] width: usize,
         #[case] shown: &str,
     ) {
-        let line = Line::from(vec![Span::raw(""), Span::styled(text.to_owned(), crate::style::bold())]);
+        let line = Line::from(vec![Span::raw("  "), Span::styled(text.to_owned(), crate::style::bold())]);
         let cut = cut(&line, width);
         assert_eq!(cut.to_string(), shown);
         assert!(cut.width() <= width);
