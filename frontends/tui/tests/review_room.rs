@@ -138,3 +138,16 @@ fn unanswered_questions_count_in_the_markers() {
     let shown = ["Question 1: (unanswered)", "Question 2: (unanswered)", "↓ 28 more · PgDn"];
     assert_eq!(rows[rows.len() - 3..], shown, "{frame}");
 }
+
+/// A summary far too long for a 7-row terminal under a title and the tabs: the spacer under the
+/// tabs gives way before "Ready to send?" does, and every action and the `↓ N more` marker
+/// show, side by side and stacked.
+#[rstest]
+fn a_long_summary_on_the_smallest_screen_keeps_the_title_and_actions(#[values(40, 80)] width: u16) {
+    let mut raw = numbered(12);
+    raw["title"] = "Twelve questions".into();
+    let frame = draw(&raw, FormSource::Tool, &"1\n".repeat(12), width, 7);
+    for row in ["Ready to send?", "1. Submit", "2. Elaborate", "3. Cancel", "more · PgDn"] {
+        assert!(frame.contains(row), "{row}:\n{frame}");
+    }
+}
