@@ -130,16 +130,7 @@ pub fn truncate(s: &str, max: usize) -> String {
     if width(s) <= max {
         return s.to_owned();
     }
-    let mut out = String::new();
-    let mut w = 0;
-    for g in s.graphemes(true) {
-        let gw = width(g);
-        if w + gw + 1 > max {
-            break;
-        }
-        out.push_str(g);
-        w += gw;
-    }
+    let mut out = fitting(s.graphemes(true), max).concat();
     out.push('…');
     out
 }
@@ -150,17 +141,19 @@ pub fn truncate_start(s: &str, max: usize) -> String {
     if width(s) <= max {
         return s.to_owned();
     }
-    let mut kept = Vec::new();
+    let mut kept = fitting(s.graphemes(true).rev(), max);
+    kept.reverse();
+    std::iter::once("…").chain(kept).collect()
+}
+
+/// The graphemes `gs` gives, in its order, that fit in `max` cells with one cell left for `…`.
+fn fitting<'a>(gs: impl Iterator<Item = &'a str>, max: usize) -> Vec<&'a str> {
     let mut w = 0;
-    for g in s.graphemes(true).rev() {
-        let gw = width(g);
-        if w + gw + 1 > max {
-            break;
-        }
-        kept.push(g);
-        w += gw;
-    }
-    std::iter::once("…").chain(kept.into_iter().rev()).collect()
+    gs.take_while(|g| {
+        w += width(g);
+        w < max
+    })
+    .collect()
 }
 
 #[cfg(test)]

@@ -57,8 +57,8 @@ fn summary_width(width: u16) -> usize {
 }
 
 /// "Ready to send?" and the three actions, the highlighted one marked; `compact`, without the
-/// blank row between them (a screen too short for its essential rows gives up its blanks before
-/// an action, the double-press hint or the summary).
+/// blank row between them (given up before an action, the double-press hint or a summary line:
+/// see [`render`]).
 fn actions(r: &ReviewView, compact: bool) -> Lines {
     let mut actions = Lines::default();
     actions.push(vec![Span::styled("Ready to send?", style::bold())]);
