@@ -146,11 +146,8 @@ fn a_kept_editor_layout_never_shows_a_stale_frame() {
     for (step, width) in steps {
         script.push_str(&step);
         script.push('\n');
-        let frame = move |script: &str| {
-            let mut state = common::opened(&form(), ask_schema::FormSource::Tool, width, 16, vec![]);
-            common::press(&mut state, script);
-            ask_tui::MemoryTerminal::new(width, 16, None).draw(&std::sync::Arc::new(state.view()))
-        };
+        let frame =
+            move |script: &str| common::draw(&form(), ask_schema::FormSource::Tool, script, width, 16);
         let kept = frame(&script);
         let fresh = std::thread::scope(|s| s.spawn(|| frame(&script)).join().unwrap());
         assert_eq!(kept, fresh, "after {script:?} at {width} columns");

@@ -10,11 +10,9 @@ use std::sync::Arc;
 
 use ask_engine::ViewModel;
 use ask_schema::FormSource;
-use ask_tui::MemoryTerminal;
-use ask_tui::layout::{Areas, layout};
+use ask_tui::layout::Areas;
 use rstest::rstest;
 use serde_json::{Value, json};
-use tuirealm::ratatui::layout::Rect;
 
 /// One question: a one-line prompt, four rows (two with descriptions); at 80 columns its hints
 /// take two lines.
@@ -40,11 +38,7 @@ fn laid_out_noticed(
     notice: bool,
 ) -> (Areas, String, Arc<ViewModel>) {
     let notices = if notice { vec!["config: ui.theme is not a theme".to_owned()] } else { vec![] };
-    let mut state = common::opened(raw, FormSource::Tool, width, height, notices);
-    common::press(&mut state, script);
-    let view = Arc::new(state.view());
-    let areas = layout(Rect::new(0, 0, width, height), &view);
-    (areas, MemoryTerminal::new(width, height, None).draw(&view), view)
+    common::laid_out(raw, width, height, script, notices)
 }
 
 /// Height → hint lines kept, blank row under the header, blank row under the prompt, descriptions

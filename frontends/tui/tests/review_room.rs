@@ -5,21 +5,10 @@
 
 mod common;
 
-use std::sync::Arc;
-
 use ask_schema::FormSource;
-use ask_tui::MemoryTerminal;
-use common::{draw, form, numbered};
+use common::{draw, form, laid_out, numbered, reviewed};
 use rstest::rstest;
 use serde_json::Value;
-use tuirealm::ratatui::layout::Rect;
-
-/// Answers all three questions of [`form`] with a note on the last; `press` adds the first
-/// press of a double-press action (its hint then shows under the actions).
-fn reviewed(press: bool) -> String {
-    let script = "1\n1\n3\ntab\nn\ntype \"why not toml?\"\nenter\n1";
-    if press { format!("{script}\n1") } else { script.to_owned() }
-}
 
 /// Summary lines the `↑ N` / `↓ N more` markers say are off screen.
 fn hidden(frame: &str) -> usize {
@@ -83,9 +72,7 @@ fn the_reviews_hints_give_way_before_its_answers(
 #[case::stacked(40)]
 fn on_the_shortest_screen_the_title_gives_way_to_the_hint(#[case] width: u16) {
     let notice = "Config file /home/ada/.config/ask-user/config.toml: unknown key \"foo\"".to_owned();
-    let mut state = common::opened(&form(), FormSource::Tool, width, 7, vec![notice]);
-    common::press(&mut state, "1\n1\n3\ntab\n1\n2");
-    let frame = MemoryTerminal::new(width, 7, None).draw(&Arc::new(state.view()));
+    let (_, frame, _) = laid_out(&form(), width, 7, "1\n1\n3\ntab\n1\n2", vec![notice]);
     for row in ["1. Submit", "2. Elaborate", "3. Cancel", "Press 2 again to Elaborate", "Config:"] {
         assert!(frame.contains(row), "{row}:\n{frame}");
     }
@@ -96,13 +83,9 @@ fn on_the_shortest_screen_the_title_gives_way_to_the_hint(#[case] width: u16) {
 #[test]
 fn beside_a_long_summary_the_hint_keeps_the_last_row() {
     let (width, height) = (100, 12);
-    let mut state = common::opened(&numbered(12), FormSource::Tool, width, height, vec![]);
-    common::press(&mut state, &format!("{}1", "1\n".repeat(12)));
-    let view = state.view();
-    let body = ask_tui::layout::layout(Rect::new(0, 0, width, height), &view).body;
-    let frame = MemoryTerminal::new(width, height, None).draw(&Arc::new(view));
+    let (areas, frame, _) = laid_out(&numbered(12), width, height, &format!("{}1", "1\n".repeat(12)), vec![]);
     let rows: Vec<&str> = frame.lines().collect();
-    let last = usize::from(body.bottom() - 1);
+    let last = usize::from(areas.body.bottom() - 1);
     assert_eq!(rows[last].trim_end(), "Press 1 again to Submit", "{frame}");
     assert_eq!(rows[last - 1].trim_end(), "", "{frame}");
     assert!(rows[last - 2].ends_with("more · PgDn"), "{frame}");

@@ -21,10 +21,7 @@ use serde_json::{Value, json};
     "notes",
     "shift+n\ntype \"Team knows Go best\"\nenter\ndown\nn\ntype \"only if we hire\"\nenter\nspace"
 )]
-#[case::review_submit_highlighted(
-    "review_submit_highlighted",
-    "1\n1\n3\ntab\nn\ntype \"why not toml?\"\nenter\n1"
-)]
+#[case::review_submit_highlighted("review_submit_highlighted", common::REVIEWED)]
 #[case::review_elaborate_highlighted(
     "review_elaborate_highlighted",
     "1\nshift+n\ntype \"depends\"\nenter\ntab\ndown\nn\ntype \"on unselected\"\nenter\nup\n1\ndown"

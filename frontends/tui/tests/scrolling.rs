@@ -6,7 +6,7 @@
 mod common;
 
 use ask_schema::FormSource;
-use common::{draw, form, numbered};
+use common::{draw, form, numbered, reviewed};
 use rstest::rstest;
 use serde_json::{Value, json};
 
@@ -216,8 +216,7 @@ fn page_keys_on_a_pane_that_fits_record_nothing(#[case] raw: Value, #[case] scri
 fn a_squeezed_summary_keeps_an_answer_and_says_what_is_clipped(
     #[values(9, 10, 11, 12, 13, 14, 15, 16, 17)] height: u16,
 ) {
-    let script = "1\n1\n3\ntab\nn\ntype \"why not toml?\"\nenter\n1\n1";
-    let frame = draw(&form(), FormSource::Tool, script, 50, height);
+    let frame = draw(&form(), FormSource::Tool, &reviewed(true), 50, height);
     assert!(frame.contains("Press 1 again to Submit"), "{frame}");
     let rows: Vec<&str> = frame.lines().skip_while(|l| !l.starts_with("Press 1 again")).collect();
     assert!(rows.iter().any(|l| l.starts_with("Language: Rust")), "{frame}");

@@ -20,14 +20,8 @@ const ACTIONS_WIDTH: u16 = 24;
 /// and two rows of summary (one answer and the marker saying how many more there are). Without
 /// them a short terminal showed "Press 1 again to Submit" over nothing to submit.
 pub fn essential_rows(r: &ReviewView, width: u16) -> u16 {
-    let mut head = actions(r, false);
-    if width >= SIDE_BY_SIDE {
-        return head.len() as u16 + if r.hint.is_some() { 2 } else { 0 }; // the hint: one full-width line
-    }
-    if let Some(hint) = &r.hint {
-        hint_under(&mut head, hint, width, false);
-    }
-    head.len() as u16 + 1 + 2
+    // Beside the actions, two summary rows take none of their own.
+    content_rows(r, width, 2, false) as u16
 }
 
 /// Rows the whole tab takes at `width` — actions, double-press hint, every line of the summary —

@@ -57,6 +57,31 @@ pub fn numbered(n: usize) -> Value {
     json!({"questions": questions})
 }
 
+/// Answers the three questions of [`form`], with a note on the last, and lands on the review.
+pub const REVIEWED: &str = "1\n1\n3\ntab\nn\ntype \"why not toml?\"\nenter\n1";
+
+/// [`REVIEWED`], and with `press` the first press of a double-press action (its hint then
+/// shows under the actions).
+pub fn reviewed(press: bool) -> String {
+    if press { format!("{REVIEWED}\n1") } else { REVIEWED.to_owned() }
+}
+
+/// The layout and the frame after `script` on `raw` opened at `width`×`height` with these config
+/// notices, and the view they were drawn from.
+pub fn laid_out(
+    raw: &Value,
+    width: u16,
+    height: u16,
+    script: &str,
+    notices: Vec<String>,
+) -> (ask_tui::layout::Areas, String, Arc<ask_engine::ViewModel>) {
+    let mut state = opened(raw, FormSource::Tool, width, height, notices);
+    press(&mut state, script);
+    let view = Arc::new(state.view());
+    let areas = ask_tui::layout::layout(tuirealm::ratatui::layout::Rect::new(0, 0, width, height), &view);
+    (areas, MemoryTerminal::new(width, height, None).draw(&view), view)
+}
+
 /// The frame after `script` on `raw` opened at `width`×`height`, with a config path to show.
 pub fn draw(raw: &Value, source: FormSource, script: &str, width: u16, height: u16) -> String {
     let mut state = opened(raw, source, width, height, vec![]);
