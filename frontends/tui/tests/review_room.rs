@@ -66,16 +66,19 @@ fn the_reviews_hints_give_way_before_its_answers(
 /// The first press of a double-press action on the shortest screens, a config notice under a
 /// 7-row terminal leaving the review four or five rows: "Ready to send?" gives way, and the
 /// three actions and the whole hint saying the press needs another still show. Before, the hint
-/// was nowhere, and the press looked ignored.
+/// was nowhere, and the press looked ignored. At the narrowest width the hint would wrap to two
+/// rows where there is one: it takes that row cut with `…`, not its first half with no mark.
 #[rstest]
-#[case::side_by_side(80)]
-#[case::stacked(40)]
-fn on_the_shortest_screen_the_title_gives_way_to_the_hint(#[case] width: u16) {
+#[case::side_by_side(80, "Press 2 again to Elaborate")]
+#[case::stacked(40, "Press 2 again to Elaborate")]
+#[case::narrowest(24, "Press 2 again to Elabor…")]
+fn on_the_shortest_screen_the_title_gives_way_to_the_hint(#[case] width: u16, #[case] hint: &str) {
     let notice = "Config file /home/ada/.config/ask-user/config.toml: unknown key \"foo\"".to_owned();
     let (_, frame, _) = laid_out(&form(), width, 7, "1\n1\n3\ntab\n1\n2", vec![notice]);
-    for row in ["1. Submit", "2. Elaborate", "3. Cancel", "Press 2 again to Elaborate", "Config:"] {
+    for row in ["1. Submit", "2. Elaborate", "3. Cancel", "Config"] {
         assert!(frame.contains(row), "{row}:\n{frame}");
     }
+    assert!(frame.lines().any(|row| row.trim_end() == hint), "{hint}:\n{frame}");
 }
 
 /// Beside the actions, a summary longer than the screen leaves the double-press hint the body's

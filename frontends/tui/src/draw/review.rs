@@ -68,12 +68,21 @@ fn actions(r: &ReviewView, compact: bool) -> Lines {
     actions
 }
 
-/// The double-press hint under the actions, where the summary goes under them too.
-fn hint_under(actions: &mut Lines, hint: &str, width: u16, compact: bool) {
+/// The double-press hint under the actions, where the summary goes under them too. Where it
+/// would not show whole in `rows` even once the title gives way (a narrow, very short screen), it
+/// takes one row, cut with `…`: "Press 2 again to Elabor…" rather than "Press 2 again to" with
+/// nothing saying the rest is missing.
+fn hint_under(actions: &mut Lines, hint: &str, width: u16, compact: bool, rows: u16) {
     if !compact {
         actions.blank();
     }
-    actions.wrapped(hint, 0, width as usize, style::warning());
+    let wrapped = crate::text::wrap(hint, usize::from(width)).len();
+    if actions.len() - 1 + wrapped > usize::from(rows) {
+        let line = crate::text::truncate(hint, usize::from(width));
+        actions.push(vec![Span::styled(line, style::warning())]);
+    } else {
+        actions.wrapped(hint, 0, width as usize, style::warning());
+    }
 }
 
 /// Draws the review tab; returns the end the summary was drawn at when its scroll position lay
@@ -120,7 +129,7 @@ pub fn render(frame: &mut Frame, area: Rect, r: &ReviewView) -> Option<SummaryEd
             Rect { height: row.saturating_sub(gap as u16).max(1), ..area }
         }
         Some(hint) => {
-            hint_under(&mut actions, hint, area.width, compact);
+            hint_under(&mut actions, hint, area.width, compact, area.height);
             area
         }
         None => area,
