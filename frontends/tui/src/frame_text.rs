@@ -42,6 +42,19 @@ impl MemoryTerminal {
         self.terminal.current_buffer_mut()
     }
 
+    /// Draws `view` as a live terminal does, cells and then the cursor, and returns the frame as
+    /// text and where the terminal cursor shows (`None`: hidden, as when no text is being typed).
+    pub fn draw_with_cursor(&mut self, view: &Arc<ViewModel>) -> (String, Option<(u16, u16)>) {
+        let screen = &mut self.screen;
+        let Ok(done) = self.terminal.draw(|f| {
+            screen.draw(f, view);
+        });
+        let text = buffer_text(done.buffer);
+        let backend = self.terminal.backend();
+        let at = backend.cursor_visible().then(|| backend.cursor_position());
+        (text, at.map(|p| (p.x, p.y)))
+    }
+
     /// Draws `view` into the in-memory frame buffer; returns the events the frame asks the flow
     /// to record, as a live terminal's draw does. Nothing is written to a device, so the
     /// terminal's diff-and-flush step (which only saves bytes on a real terminal) is skipped.

@@ -111,11 +111,14 @@ fn head_lines(q: &QuestionView, max: usize) -> Lines {
 }
 
 /// `/ query   3 of 60` under the prompt; the terminal cursor at the query's end while typing.
+/// A query longer than its room is cut at the start while it is typed (what is being typed
+/// shows), at the end once applied.
 fn filter_line(out: &mut Lines, f: &ask_engine::project::view::FilterView, max: usize) {
     let query = sanitize(&f.query, false);
     let count = format!("  {} of {} options", f.matches, f.options);
     let room = max.saturating_sub(2 + crate::text::width(&count)).max(1);
-    let shown = crate::text::truncate(&query, room);
+    let cut = if f.editing { crate::text::truncate_start } else { crate::text::truncate };
+    let shown = cut(&query, room);
     if f.editing {
         out.cursor = Some((out.len(), 2 + crate::text::width(&shown)));
     }

@@ -1,0 +1,55 @@
+//! An option list drawn into fewer rows than its markers want. The layout keeps a list at least
+//! three rows, but the list draws into whatever rectangle it is given: one row ends in `k/N`
+//! (where the cursor is, of how many rows), two rows keep one marker — what is below first —
+//! and the cursor's row is never covered (issue 12.24).
+#![allow(clippy::unwrap_used, clippy::expect_used)] // tests fail loudly by design
+
+mod common;
+
+use ask_engine::project::view::Body;
+use ask_schema::FormSource;
+use ask_tui::layout::QuestionAreas;
+use common::{opened, press};
+use rstest::rstest;
+use serde_json::json;
+use tuirealm::ratatui::Terminal;
+use tuirealm::ratatui::backend::TestBackend;
+use tuirealm::ratatui::layout::Rect;
+
+/// The rows of a 300-option question's list drawn alone into `rows` rows of 30 columns, after
+/// `script`.
+fn list_in(rows: u16, script: &str) -> Vec<String> {
+    let options: Vec<_> =
+        (1..=300).map(|i| json!({"value": format!("v{i}"), "label": format!("Option {i}")})).collect();
+    let raw = json!({"questions": [{"id": "a", "label": "A", "prompt": "Pick one", "options": options}]});
+    let mut state = opened(&raw, FormSource::Tool, 30, 24, vec![]);
+    press(&mut state, script);
+    let view = state.view();
+    let Body::Question(q) = &view.body else { panic!("a question tab") };
+    let list = Rect::new(0, 0, 30, rows);
+    let areas = QuestionAreas { head: Rect::new(0, 0, 30, 0), list, preview: None, descriptions: true };
+    let mut terminal = Terminal::new(TestBackend::new(30, rows)).unwrap();
+    let done = terminal
+        .draw(|f| {
+            ask_tui::draw::question::render(f, &areas, q);
+        })
+        .unwrap();
+    ask_tui::buffer_text(done.buffer).lines().map(str::to_owned).collect()
+}
+
+#[rstest]
+#[case::one_row_at_the_top(1, "", &["❯   1. Option 1          1/301"])]
+#[case::one_row_further_down(1, "down\ndown", &["❯   3. Option 3          3/301"])]
+#[case::one_row_far_down(1, &"down\n".repeat(150), &["❯ 151. Option 151      151/301"])]
+#[case::two_rows_at_the_top(2, "", &["❯   1. Option 1", "  ↓ 300 more · PgDn"])]
+#[case::two_rows_in_the_middle(2, "down\ndown", &["❯   3. Option 3", "  ↓ 298 more · PgDn"])]
+#[case::two_rows_next_to_the_end(2, "end\nup", &["❯ 300. Option 300", "  ↓ 1 more · PgDn"])]
+#[case::two_rows_at_the_end(2, "end\nesc", &["  ↑ 300 more", "❯ 301. Type your own"])]
+fn a_list_of_one_or_two_rows_keeps_the_cursor_and_says_where_it_is(
+    #[case] rows: u16,
+    #[case] script: &str,
+    #[case] shown: &[&str],
+) {
+    let drawn = list_in(rows, script);
+    assert_eq!(drawn, shown, "{drawn:#?}");
+}
