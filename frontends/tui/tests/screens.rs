@@ -178,6 +178,18 @@ fn row_numbers_align_and_the_multi_custom_row_has_a_box() {
     assert!(frame.contains("❯ 11. [ ] Type your own"), "{frame}");
 }
 
+/// A filter shows fewer rows but the same numbers, so the column stays as wide as the largest
+/// number, the custom row's: nine options keep a two-digit column for "10. Type your own" when
+/// the filter leaves only "1." beside it.
+#[test]
+fn a_filter_keeps_the_number_column() {
+    let options: Vec<Value> =
+        (1..=9).map(|i| json!({"value": format!("v{i}"), "label": format!("Opt {i}")})).collect();
+    let raw = json!({"questions":[{"id":"a","prompt":"Pick","type":"multi","options":options}]});
+    let frame = draw(&raw, FormSource::Tool, "/\ntype \"opt 1\"\nenter", 60, 20);
+    assert!(frame.contains("❯  1. [ ] Opt 1\n  10. [ ] Type your own"), "{frame}");
+}
+
 /// Issue 12.21: a `required` question is marked on its tab while unanswered, and the review
 /// says "required, unanswered" — advisory only: Submit still works.
 #[test]
