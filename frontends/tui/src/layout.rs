@@ -111,7 +111,7 @@ pub fn layout(area: Rect, view: &ViewModel) -> Areas {
         let scrolled = |plan: Plan| {
             let body = body_rows(plan);
             let (Some(q), Some(list)) = (question, with_descriptions) else { return body };
-            body - head_rows(body, head_wants(head, plan.spacers), asks(q, area.width, list))
+            body - head_rows(body, head_wants(head, plan.spacers), asks(q, area.width, list), list_min(q))
         };
         let room = (area.height / 3).saturating_sub(fixed);
         let plan = Plan { hints: all_hints.min(room), spacers: true, descriptions: true };
@@ -179,11 +179,18 @@ fn head_wants(head: u16, spacers: bool) -> u16 {
 
 /// Rows the head takes of a `body` that must also hold a list of `list` rows: what it `wants`,
 /// up to what leaves the list its rows (or half the body when the list is long anyway, and at
-/// least [`LIST_MIN`] rows), and never less than the prompt's first line.
-fn head_rows(body: u16, wants: u16, list: u16) -> u16 {
+/// least `list_min` rows), and never less than the prompt's first line.
+fn head_rows(body: u16, wants: u16, list: u16, list_min: u16) -> u16 {
     let room = body.saturating_sub(list).max(body / 2);
-    let most = body.saturating_sub(LIST_MIN.min(list)).max(1);
+    let most = body.saturating_sub(list_min.min(list)).max(1);
     wants.min(room).min(most).max(1).min(body)
+}
+
+/// Rows a scrolling option list keeps: [`LIST_MIN`]; two (the cursor's row and one marker) while
+/// a question note is typed in the head, so that on the shortest screen the head keeps both the
+/// prompt's first line and the line being typed.
+fn list_min(q: &QuestionView) -> u16 {
+    if q.note_editor.is_some() { 2 } else { LIST_MIN }
 }
 
 /// The parts of a question tab in `body`: the head takes all of itself (`whole`) where that
@@ -198,7 +205,8 @@ fn question_areas(
 ) -> QuestionAreas {
     let ask = asks(q, body.width, list_want);
     // The blank under the prompt comes back wherever a spare row allows it.
-    let head_h = if whole + ask <= body.height { whole } else { head_rows(body.height, wants, ask) };
+    let head_h =
+        if whole + ask <= body.height { whole } else { head_rows(body.height, wants, ask, list_min(q)) };
     let [head, rest] = Layout::vertical([Constraint::Length(head_h), Constraint::Fill(1)]).areas(body);
     let whole_list = list_want + PREVIEW_MIN <= rest.height;
     let (list, preview) = match q.preview {

@@ -90,3 +90,26 @@ fn an_applied_long_filter_query_shows_its_start() {
     assert!(frame.contains("/ the words that a pers…  0 of 3 options"), "{frame}");
     assert_eq!(at, None, "{frame}");
 }
+
+/// The shortest screen a question note is typed on (7 rows, a config notice): the head keeps
+/// the prompt's first line and the line being typed, the cursor after it, and the option list
+/// gives up its third row for it (the cursor's row and one marker stay). Before, the head had
+/// one row and the prompt went while the note was typed (issue 12.24: it is never dropped).
+#[rstest]
+#[case::one_line("shift+n\ntype \"my note\"", "  my note")]
+#[case::on_its_second_line("shift+n\ntype \"one\"\nalt+enter\ntype \"two\"", "  two")]
+fn on_the_shortest_screen_a_typed_note_keeps_the_prompt(
+    #[values(24, 40)] width: u16,
+    #[case] script: &str,
+    #[case] typed: &str,
+) {
+    let notice = vec!["config: ui.theme is not a theme".to_owned()];
+    let mut state = opened(&form(), FormSource::Tool, width, 7, notice);
+    press(&mut state, script);
+    let (frame, at) = MemoryTerminal::new(width, 7, None).draw_with_cursor(&Arc::new(state.view()));
+    let rows: Vec<&str> = frame.lines().collect();
+    assert!(rows[2].starts_with("Which language should"), "{frame}");
+    assert_eq!(at.map(|at| before_cursor(&frame, at)).as_deref(), Some(typed), "{frame}");
+    assert_eq!(rows[4].trim_end(), "❯ 1. Rust", "{frame}");
+    assert!(rows[5].contains("↓ 3 more"), "{frame}");
+}
