@@ -113,3 +113,24 @@ fn on_the_shortest_screen_a_typed_note_keeps_the_prompt(
     assert_eq!(rows[4].trim_end(), "❯ 1. Rust", "{frame}");
     assert!(rows[5].contains("↓ 3 more"), "{frame}");
 }
+
+/// In a list scrolled past its top, the cursor of an option note and of the custom answer is on
+/// the row drawn, not counted from the list's first row.
+#[rstest]
+#[case::option_note(&format!("{}n\ntype \"note\"", "down\n".repeat(12)), "↑ 11 more", "        note")]
+#[case::custom_answer("end\ntype \"mine\"", "↑ 27 more", "      mine")]
+fn in_a_scrolled_list_the_cursor_is_on_the_row_drawn(
+    #[case] script: &str,
+    #[case] marker: &str,
+    #[case] typed: &str,
+) {
+    let options: Vec<_> = (1..=30)
+        .map(|i| serde_json::json!({"value": format!("v{i}"), "label": format!("Option {i}")}))
+        .collect();
+    let raw = serde_json::json!({"questions": [{"id": "a", "label": "A", "prompt": "Pick one", "options": options}]});
+    let mut state = opened(&raw, FormSource::Tool, 40, 12, vec![]);
+    press(&mut state, script);
+    let (frame, at) = MemoryTerminal::new(40, 12, None).draw_with_cursor(&Arc::new(state.view()));
+    assert!(frame.contains(marker), "{frame}");
+    assert_eq!(at.map(|at| before_cursor(&frame, at)).as_deref(), Some(typed), "{frame}");
+}
