@@ -91,6 +91,29 @@ fn a_cut_prompt_ends_with_an_ellipsis(#[case] width: u16, #[case] height: u16, #
     assert!(frame.lines().all(|l| l.chars().count() <= usize::from(width)), "{frame}");
 }
 
+/// On the shortest screen (7 rows and a config notice: four body rows) a long prompt keeps its
+/// first line, cut with `…`, and the list its three rows: the cursor's row between its two
+/// markers. Only a question note being typed takes one of them (see `cursor.rs`).
+#[rstest]
+#[case::at_the_top("", &["❯  1. Opt 1", "   2. Opt 2", "  ↓ 9 more · PgDn"])]
+#[case::in_the_middle("down\ndown\ndown", &["  ↑ 3 more", "❯  4. Opt 4", "  ↓ 7 more · PgDn"])]
+fn on_the_shortest_screen_a_long_prompt_leaves_the_list_three_rows(
+    #[case] script: &str,
+    #[case] list: &[&str],
+) {
+    let options: Vec<Value> =
+        (1..=10).map(|i| json!({"value": format!("v{i}"), "label": format!("Opt {i}")})).collect();
+    let prompt = "Which of these options should we take, given everything the team has said so far?";
+    let raw = json!({"title":"Pick","questions":[{"id":"a","label":"A","prompt":prompt,"options":options}]});
+    let (areas, frame, _) = laid_out_noticed(&raw, 30, 7, script, true);
+    let q = areas.question.unwrap();
+    assert_eq!((q.head.height, q.list.height), (1, 3), "{frame}");
+    let rows: Vec<&str> = frame.lines().map(str::trim_end).collect();
+    let first = usize::from(q.head.y);
+    assert!(rows[first].starts_with("Which of these") && rows[first].ends_with('…'), "{frame}");
+    assert_eq!(&rows[first + 1..first + 4], list, "{frame}");
+}
+
 /// Dropping the descriptions frees more rows than they needed on a narrow screen (each wraps):
 /// those rows go back to the spacer, then to the hints, instead of staying blank at the bottom.
 #[rstest]
