@@ -178,6 +178,51 @@ fn in_a_kitty_terminal_kitty_encoded_keys_mean_the_same_as_legacy_ones() {
     assert_eq!(sb.out()["details"]["answers"]["db"]["note"], "kitty\ntwo");
 }
 
+/// A terminal its environment does not name is asked (crossterm's kitty query, then DA1, which
+/// every terminal answers): one that answers the kitty query gets the flags pushed, and popped
+/// on exit; one that answers only DA1 is left as it is, and the form goes on at once. A key
+/// typed while the question is out is an answer like any other.
+#[rstest::rstest]
+#[case::has_the_protocol("\x1b[?0u\x1b[?62c", true)]
+#[case::has_not("\x1b[?62c", false)]
+fn a_terminal_not_known_by_name_is_asked_for_the_kitty_protocol(#[case] reply: &str, #[case] kitty: bool) {
+    let sb = Sandbox::new();
+    sb.file("p.json", PAYLOAD);
+    let script = format!("exec '{}' ask p.json", bin().display());
+    let mut pty = Pty::spawn_with(&sb, &script, 80, 24, &[("ASK_USER_KEYBOARD_PROBE", "1")]);
+    pty.wait_for("Which database?");
+    pty.wait_until("the terminal is asked", |p| p.wrote(b"\x1b[?u"));
+    pty.send(&format!("{reply}2"));
+    pty.wait_for("Which extras?");
+    assert_eq!(pty.wrote(b"\x1b[>1u"), kitty, "kitty flags pushed only when the terminal said it has them");
+    pty.send("1");
+    pty.send(TAB);
+    pty.submit_on_the_review();
+    assert_eq!(pty.wait_exit(), 0);
+    assert_eq!(pty.count(b"\x1b[<1u"), usize::from(kitty), "popped on exit when pushed");
+    assert!(pty.wrote(b"Database: SQLite\\nExtras: CI"), "the result, on the terminal");
+}
+
+/// With the result redirected the terminal is never asked, even with the payload read from a
+/// file and stdin the terminal: crossterm writes its query to stdout when it cannot write
+/// `/dev/tty`, which would put it in the result.
+#[test]
+fn with_the_result_redirected_the_terminal_is_not_asked() {
+    let sb = Sandbox::new();
+    sb.file("p.json", PAYLOAD);
+    let script = format!("exec '{}' ask p.json > out.json", bin().display());
+    let mut pty = Pty::spawn_with(&sb, &script, 80, 24, &[("ASK_USER_KEYBOARD_PROBE", "1")]);
+    pty.wait_for("Which database?");
+    pty.send("2");
+    pty.wait_for("Which extras?");
+    pty.send("1");
+    pty.send(TAB);
+    pty.submit_on_the_review();
+    assert_eq!(pty.wait_exit(), 0);
+    assert!(!pty.wrote(b"\x1b[?u") && !pty.wrote(b"\x1b[>1u"), "no kitty query, no flags");
+    assert_eq!(sb.out()["details"]["answers"]["extras"]["indices"], json!([1]));
+}
+
 #[test]
 fn a_config_edit_made_while_the_user_types_reaches_the_form_with_its_notices() {
     let sb = Sandbox::new();

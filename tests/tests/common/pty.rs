@@ -64,6 +64,9 @@ impl Pty {
         cmd.env("ASK_LOG_DIR", sb.path("logs"));
         cmd.env("ASK_USER_KEYBOARD_PROBE", "0");
         cmd.env("TERM", "xterm-256color");
+        // A test decides what terminal the program is in, not the one the tests were run from.
+        cmd.env_remove("KITTY_WINDOW_ID");
+        cmd.env_remove("TERM_PROGRAM");
         // Colours on whatever the machine running the tests says; a test turns them off.
         cmd.env("NO_COLOR", "");
         for (k, v) in env {
