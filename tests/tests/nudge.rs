@@ -77,6 +77,22 @@ fn spec13_2_by_default_only_an_unfocused_form_nudges_and_only_once() {
     pty.wait_exit();
 }
 
+/// The reminder is for a form nobody is looking at: a terminal that has the focus back (after
+/// losing it, which nudged once) is not reminded, however long the form then waits.
+#[test]
+fn spec13_2_a_form_whose_terminal_has_the_focus_back_is_not_reminded() {
+    let sb = Sandbox::new();
+    // 0.05 minutes: a reminder would come 3 s after the form opened.
+    let mut pty = open(&sb, r#"{"notify":"bell","remindAfterMinutes":0.05}"#, &[]);
+    pty.send(FOCUS_OUT);
+    assert!(eventually_wrote(&pty, BEL), "the window lost the focus before anyone answered");
+    pty.send("\x1b[I");
+    std::thread::sleep(Duration::from_secs(5));
+    assert_eq!(pty.count(BEL), 1, "no reminder while the terminal has the focus");
+    pty.send("\x03");
+    pty.wait_exit();
+}
+
 #[test]
 fn spec13_2_a_command_of_the_user_s_is_run_with_the_message() {
     let sb = Sandbox::new();
