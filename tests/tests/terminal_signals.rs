@@ -95,19 +95,22 @@ fn a_suspended_form_gives_the_terminal_back_and_draws_itself_whole_when_continue
 }
 
 /// Issue 14.3: a terminal that hangs up while SIGHUP is blocked (some hosts block it) used to
-/// leave the form polling a dead terminal at full speed forever.
-#[test]
-fn a_vanished_terminal_with_sighup_blocked_ends_the_form_at_once_and_keeps_it_resumable() {
+/// leave the form polling a dead terminal at full speed forever. Also when it goes while the
+/// form is suspended (SIGTSTP): continued, taking the terminal back fails, and that is the
+/// terminal having gone, not an error of its own.
+#[rstest::rstest]
+fn a_vanished_terminal_with_sighup_blocked_ends_the_form_at_once_and_keeps_it_resumable(
+    #[values(false, true)] while_stopped: bool,
+) {
     let sb = Sandbox::new();
     let payload = sb.file("p.json", PAYLOAD);
     let script = format!("{}/fixtures/terminal/vanish.py", env!("CARGO_MANIFEST_DIR"));
     let stderr = sb.path("stderr.txt");
-    let report = on_pty_script(
-        &sb,
-        &script,
-        &["ask", payload.to_str().unwrap(), "--id", "gone"],
-        &[("VANISH_STDERR", &stderr)],
-    );
+    let mut env = vec![("VANISH_STDERR", stderr.as_path())];
+    if while_stopped {
+        env.push(("VANISH_WHILE_STOPPED", std::path::Path::new("1")));
+    }
+    let report = on_pty_script(&sb, &script, &["ask", payload.to_str().unwrap(), "--id", "gone"], &env);
     let fields: Vec<&str> = report.split_whitespace().collect();
     assert_eq!(fields.first(), Some(&"exit"), "{report}");
     assert_eq!(fields[1], "5", "{report}");
