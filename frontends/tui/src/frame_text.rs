@@ -44,6 +44,8 @@ impl MemoryTerminal {
 
     /// Draws `view` as a live terminal does, cells and then the cursor, and returns the frame as
     /// text and where the terminal cursor shows (`None`: hidden, as when no text is being typed).
+    /// For a terminal used only this way: ratatui then swaps its buffers, so
+    /// [`MemoryTerminal::buffer`] no longer holds the frame.
     pub fn draw_with_cursor(&mut self, view: &Arc<ViewModel>) -> (String, Option<(u16, u16)>) {
         let screen = &mut self.screen;
         let Ok(done) = self.terminal.draw(|f| {
