@@ -187,10 +187,7 @@ fn in_a_kitty_terminal_kitty_encoded_keys_mean_the_same_as_legacy_ones() {
 #[case::has_not("\x1b[?62c", false)]
 fn a_terminal_not_known_by_name_is_asked_for_the_kitty_protocol(#[case] reply: &str, #[case] kitty: bool) {
     let sb = Sandbox::new();
-    sb.file("p.json", PAYLOAD);
-    let script = format!("exec '{}' ask p.json", bin().display());
-    let mut pty = Pty::spawn_with(&sb, &script, 80, 24, &[("ASK_USER_KEYBOARD_PROBE", "1")]);
-    pty.wait_for("Which database?");
+    let mut pty = probed(&sb, "");
     pty.wait_until("the terminal is asked", |p| p.wrote(b"\x1b[?u"));
     pty.send(&format!("{reply}2"));
     pty.wait_for("Which extras?");
@@ -209,10 +206,7 @@ fn a_terminal_not_known_by_name_is_asked_for_the_kitty_protocol(#[case] reply: &
 #[test]
 fn with_the_result_redirected_the_terminal_is_not_asked() {
     let sb = Sandbox::new();
-    sb.file("p.json", PAYLOAD);
-    let script = format!("exec '{}' ask p.json > out.json", bin().display());
-    let mut pty = Pty::spawn_with(&sb, &script, 80, 24, &[("ASK_USER_KEYBOARD_PROBE", "1")]);
-    pty.wait_for("Which database?");
+    let mut pty = probed(&sb, " > out.json");
     pty.send("2");
     pty.wait_for("Which extras?");
     pty.send("1");
@@ -221,6 +215,16 @@ fn with_the_result_redirected_the_terminal_is_not_asked() {
     assert_eq!(pty.wait_exit(), 0);
     assert!(!pty.wrote(b"\x1b[?u") && !pty.wrote(b"\x1b[>1u"), "no kitty query, no flags");
     assert_eq!(sb.out()["details"]["answers"]["extras"]["indices"], json!([1]));
+}
+
+/// `ask-user ask p.json` (stdin the terminal, stdout too unless `redirect` says otherwise) with
+/// the keyboard probe on, once the form shows.
+fn probed(sb: &Sandbox, redirect: &str) -> Pty {
+    sb.file("p.json", PAYLOAD);
+    let script = format!("exec '{}' ask p.json{redirect}", bin().display());
+    let pty = Pty::spawn_with(sb, &script, 80, 24, &[("ASK_USER_KEYBOARD_PROBE", "1")]);
+    pty.wait_for("Which database?");
+    pty
 }
 
 #[test]

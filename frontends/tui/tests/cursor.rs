@@ -23,7 +23,18 @@ const LONG_QUERY: &str = "the words that a person types and then sees come in a 
 
 /// The frame after `script` at `width`×`height` and where the cursor shows.
 fn drawn(script: &str, width: u16, height: u16) -> (String, Option<(u16, u16)>) {
-    let mut state = opened(&form(), FormSource::Tool, width, height, vec![]);
+    drawn_on(&form(), vec![], script, width, height)
+}
+
+/// As [`drawn`], on `raw` opened with these config notices.
+fn drawn_on(
+    raw: &serde_json::Value,
+    notices: Vec<String>,
+    script: &str,
+    width: u16,
+    height: u16,
+) -> (String, Option<(u16, u16)>) {
+    let mut state = opened(raw, FormSource::Tool, width, height, notices);
     press(&mut state, script);
     MemoryTerminal::new(width, height, None).draw_with_cursor(&Arc::new(state.view()))
 }
@@ -104,9 +115,7 @@ fn on_the_shortest_screen_a_typed_note_keeps_the_prompt(
     #[case] typed: &str,
 ) {
     let notice = vec!["config: ui.theme is not a theme".to_owned()];
-    let mut state = opened(&form(), FormSource::Tool, width, 7, notice);
-    press(&mut state, script);
-    let (frame, at) = MemoryTerminal::new(width, 7, None).draw_with_cursor(&Arc::new(state.view()));
+    let (frame, at) = drawn_on(&form(), notice, script, width, 7);
     let rows: Vec<&str> = frame.lines().collect();
     assert!(rows[2].starts_with("Which language should"), "{frame}");
     assert_eq!(at.map(|at| before_cursor(&frame, at)).as_deref(), Some(typed), "{frame}");
@@ -124,13 +133,9 @@ fn in_a_scrolled_list_the_cursor_is_on_the_row_drawn(
     #[case] marker: &str,
     #[case] typed: &str,
 ) {
-    let options: Vec<_> = (1..=30)
-        .map(|i| serde_json::json!({"value": format!("v{i}"), "label": format!("Option {i}")}))
-        .collect();
+    let options = common::options(30, "Option");
     let raw = serde_json::json!({"questions": [{"id": "a", "label": "A", "prompt": "Pick one", "options": options}]});
-    let mut state = opened(&raw, FormSource::Tool, 40, 12, vec![]);
-    press(&mut state, script);
-    let (frame, at) = MemoryTerminal::new(40, 12, None).draw_with_cursor(&Arc::new(state.view()));
+    let (frame, at) = drawn_on(&raw, vec![], script, 40, 12);
     assert!(frame.contains(marker), "{frame}");
     assert_eq!(at.map(|at| before_cursor(&frame, at)).as_deref(), Some(typed), "{frame}");
 }

@@ -101,8 +101,7 @@ fn on_the_shortest_screen_a_long_prompt_leaves_the_list_three_rows(
     #[case] script: &str,
     #[case] list: &[&str],
 ) {
-    let options: Vec<Value> =
-        (1..=10).map(|i| json!({"value": format!("v{i}"), "label": format!("Opt {i}")})).collect();
+    let options = common::options(10, "Opt");
     let prompt = "Which of these options should we take, given everything the team has said so far?";
     let raw = json!({"title":"Pick","questions":[{"id":"a","label":"A","prompt":prompt,"options":options}]});
     let (areas, frame, _) = laid_out_noticed(&raw, 30, 7, script, true);
@@ -151,8 +150,7 @@ fn every_row_is_shown_or_announced_whatever_the_cursor(#[case] height: u16) {
 
 #[test]
 fn a_long_list_scrolls_and_keeps_its_hints() {
-    let options: Vec<Value> =
-        (1..=60).map(|i| json!({"value": format!("v{i}"), "label": format!("Option {i}")})).collect();
+    let options = common::options(60, "Option");
     let raw = json!({"questions":[{"id":"a","prompt":"Pick one","options":options}]});
     let (areas, frame) = laid_out(&raw, 80, 24, "");
     assert!(areas.footer.height >= 2, "scrolling anyway, the hints stay: {frame}");
@@ -167,8 +165,7 @@ fn a_long_list_scrolls_and_keeps_its_hints() {
 #[case::a_long_one_half_the_body(30)]
 fn a_long_prompt_leaves_the_list_its_rows(#[case] options: usize) {
     let prompt = "Why is this prompt so long? ".repeat(40);
-    let options: Vec<Value> =
-        (1..=options).map(|i| json!({"value": format!("v{i}"), "label": format!("Option {i}")})).collect();
+    let options = common::options(options, "Option");
     let raw = json!({"questions":[{"id":"a","prompt":prompt,"options":options}]});
     let (areas, frame) = laid_out(&raw, 40, 16, "");
     let q = areas.question.unwrap();
@@ -192,8 +189,7 @@ fn a_scrolling_lists_hints_keep_at_most_a_third_of_the_screen(
     #[values(24, 30, 80)] width: u16,
     #[values(false, true)] notice: bool,
 ) {
-    let options: Vec<Value> =
-        (1..=60).map(|i| json!({"value": format!("v{i}"), "label": format!("Option {i}")})).collect();
+    let options = common::options(60, "Option");
     let raw = json!({"questions":[{"id":"a","prompt":"Which one?","type":"multi","options":options}]});
     for height in 14..=64 {
         // An answer, then the warning Esc gives.

@@ -19,8 +19,7 @@ use tuirealm::ratatui::layout::Rect;
 /// The rows of a 300-option question's list drawn alone into `rows` rows of 30 columns, after
 /// `script`.
 fn list_in(rows: u16, script: &str) -> Vec<String> {
-    let options: Vec<_> =
-        (1..=300).map(|i| json!({"value": format!("v{i}"), "label": format!("Option {i}")})).collect();
+    let options = common::options(300, "Option");
     let raw = json!({"questions": [{"id": "a", "label": "A", "prompt": "Pick one", "options": options}]});
     let mut state = opened(&raw, FormSource::Tool, 30, 24, vec![]);
     press(&mut state, script);

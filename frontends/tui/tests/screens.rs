@@ -85,8 +85,7 @@ fn escape_sequences_in_payload_are_drawn_inert() {
 
 #[test]
 fn long_option_list_scrolls_to_keep_the_cursor_visible() {
-    let options: Vec<Value> =
-        (1..=40).map(|i| json!({"value": format!("v{i}"), "label": format!("Option number {i}")})).collect();
+    let options = common::options(40, "Option number");
     let raw = json!({"questions":[{"id":"a","prompt":"Pick one of many","options":options}]});
     let frame = draw(&raw, FormSource::Tool, &"down\n".repeat(30), 60, 16);
     assert!(frame.contains("❯ 31. Option number 31"), "{frame}");
@@ -183,8 +182,7 @@ fn row_numbers_align_and_the_multi_custom_row_has_a_box() {
 /// the filter leaves only "1." beside it.
 #[test]
 fn a_filter_keeps_the_number_column() {
-    let options: Vec<Value> =
-        (1..=9).map(|i| json!({"value": format!("v{i}"), "label": format!("Opt {i}")})).collect();
+    let options = common::options(9, "Opt");
     let raw = json!({"questions":[{"id":"a","prompt":"Pick","type":"multi","options":options}]});
     let frame = draw(&raw, FormSource::Tool, "/\ntype \"opt 1\"\nenter", 60, 20);
     assert!(frame.contains("❯  1. [ ] Opt 1\n  10. [ ] Type your own"), "{frame}");

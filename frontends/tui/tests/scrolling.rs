@@ -292,8 +292,7 @@ fn long_previews_and_lists_say_where_they_are_and_how_to_move() {
     assert!(paged.contains("from line 11 · PgUp/PgDn"), "{paged}");
     insta::assert_snapshot!("long_preview_paged", paged);
 
-    let options: Vec<Value> =
-        (1..=40).map(|i| json!({"value": format!("v{i}"), "label": format!("Option number {i}")})).collect();
+    let options = common::options(40, "Option number");
     let list = json!({"questions":[{"id":"a","prompt":"Pick one of many","options":options}]});
     let first = draw(&list, FormSource::Tool, "", 60, 16);
     assert!(first.contains("↓ 34 more · PgDn") && !first.contains("↑ "), "{first}");

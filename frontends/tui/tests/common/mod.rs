@@ -57,6 +57,11 @@ pub fn numbered(n: usize) -> Value {
     json!({"questions": questions})
 }
 
+/// `n` options labelled `label 1` … `label n`, valued `v1` … `vn`.
+pub fn options(n: usize, label: &str) -> Vec<Value> {
+    (1..=n).map(|i| json!({"value": format!("v{i}"), "label": format!("{label} {i}")})).collect()
+}
+
 /// Answers the three questions of [`form`], with a note on the last, and lands on the review.
 pub const REVIEWED: &str = "1\n1\n3\ntab\nn\ntype \"why not toml?\"\nenter\n1";
 
