@@ -51,6 +51,7 @@ fn before_cursor(frame: &str, (x, y): (u16, u16)) -> String {
 #[case::two_row_head(40, 7, FOUR_LINES, "  four")]
 #[case::two_row_head_back_on_the_first_line(40, 7, &format!("{FOUR_LINES}\nup\nup\nup"), "  one")]
 #[case::option_note(40, 10, "n\ntype \"opt note\"", "       opt note")]
+#[case::option_note_in_a_three_row_list(24, 7, "down\nn\ntype \"abc\"", "       abc")]
 #[case::custom_answer(40, 12, "4\ntype \"Elixir\"", "     Elixir")]
 #[case::filter_query(40, 10, "/\ntype \"ru\"", "/ ru")]
 #[case::filter_query_that_just_fits(40, 10, "/\ntype \"a query of twenty-two\"", "/ a query of twenty-two")]

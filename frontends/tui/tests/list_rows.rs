@@ -52,3 +52,24 @@ fn a_list_of_one_or_two_rows_keeps_the_cursor_and_says_where_it_is(
     let drawn = list_in(rows, script);
     assert_eq!(drawn, shown, "{drawn:#?}");
 }
+
+/// Five typed lines in the custom answer's editor.
+const FIVE_LINES: &str = "end\ntype \"one\"\nalt+enter\ntype \"two\"\nalt+enter\ntype \"three\"\nalt+enter\n\
+                          type \"four\"\nalt+enter\ntype \"five\"";
+
+/// A row being typed into that is taller than the list keeps its label above the typed line,
+/// so the text never shows under no label; on three rows the two markers share one row.
+#[rstest]
+#[case::option_note_on_the_first_option(3, "n\ntype \"abc\"", &["❯   1. Option 1", "         abc", "  ↓ 300 more · PgDn"])]
+#[case::option_note_in_the_middle(3, "down\ndown\nn\ntype \"abc\"", &["❯   3. Option 3", "         abc", "  ↑ 2 ↓ 298 more · PgUp/PgDn"])]
+#[case::option_note_in_four_rows(4, "down\ndown\nn\ntype \"abc\"", &["  ↑ 2 more", "❯   3. Option 3", "         abc", "  ↓ 298 more · PgDn"])]
+#[case::option_note_in_five_rows(5, "down\ndown\nn\ntype \"abc\"", &["  ↑ 2 more", "❯   3. Option 3", "       Option note:", "         abc", "  ↓ 298 more · PgDn"])]
+#[case::custom_answer_of_five_lines(4, FIVE_LINES, &["  ↑ 300 more", "❯ 301. Type your own", "       four", "       five"])]
+fn a_row_typed_into_keeps_its_label_in_a_short_list(
+    #[case] rows: u16,
+    #[case] script: &str,
+    #[case] shown: &[&str],
+) {
+    let drawn = list_in(rows, script);
+    assert_eq!(drawn, shown, "{drawn:#?}");
+}

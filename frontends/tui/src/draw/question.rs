@@ -174,44 +174,66 @@ fn question_lines(q: &QuestionView, max: usize, height: usize, descriptions: boo
 /// Draws an option list scrolled to its cursor, with `↑ N more` / `↓ N more · PgDn` rows when
 /// options are out of sight (issue 12.6); the marker rows never cover the cursor's row. Two rows
 /// keep one marker (what is below first); a single row ends in `k/N` (issue 12.24).
+/// A row typed into (an option note, a long custom answer) that is taller than the list keeps
+/// its first line above the lines being typed: text under no label would not say what it
+/// belongs to. On three rows that first line takes the place of one marker, and the other
+/// says both counts.
 fn draw_list(frame: &mut Frame, area: Rect, list: ListLines, cursor_row: usize, total_rows: usize) {
     let height = area.height as usize;
-    let (mut above_row, mut below_row) = (false, false);
+    let focus = list.lines.focus.map_or(0, |(start, _)| start);
+    let (mut above_row, mut below_row, mut merged) = (false, false, false);
     let (mut top, mut above, mut below) = (0, 0, 0);
-    for _ in 0..3 {
-        let room = height.saturating_sub(usize::from(above_row) + usize::from(below_row)).max(1);
+    for _ in 0..4 {
+        let markers = if merged { 1 } else { usize::from(above_row) + usize::from(below_row) };
+        let room = height.saturating_sub(markers).max(1);
         top = list.lines.scroll_for(room);
         // A row cut at the top would show its description without its label: start at the
         // next whole row instead, as long as that is not past the focus row.
-        let focus = list.lines.focus.map_or(0, |(start, _)| start);
         if let Some(&next) = list.starts.iter().find(|&&s| s >= top)
             && next <= focus
         {
             top = next;
         }
-        above = list.first + list.starts.iter().filter(|&&s| s < top).count();
+        // The focus row is on screen even when its first line is scrolled past.
+        above = list.first + list.starts.iter().filter(|&&s| s < top && s != focus).count();
         let shown = list.starts.iter().filter(|&&s| s < top + room).count();
         below = total_rows.saturating_sub(list.first + shown);
         let wanted = match height {
-            0 | 1 => (false, false),
-            2 => (above > 0 && below == 0, below > 0),
-            _ => (above > 0, below > 0),
+            0 | 1 => (false, false, false),
+            2 => (above > 0 && below == 0, below > 0, false),
+            _ => (above > 0, below > 0, above > 0 && below > 0 && (merged || room < 2 && top > focus)),
         };
-        if wanted == (above_row, below_row) {
+        if wanted == (above_row, below_row, merged) {
             break;
         }
-        (above_row, below_row) = wanted;
+        (above_row, below_row, merged) = wanted;
     }
     let marker = |text: String| Line::from(Span::styled(text, style::dim()));
     let mut body = area;
-    if above_row {
+    if above_row && !merged {
         super::put_lines(frame, Rect { height: 1, ..area }, &[marker(format!("  ↑ {above} more"))]);
         body = Rect { y: body.y + 1, height: body.height - 1, ..body };
     }
     if below_row {
         let last = Rect { y: body.y + body.height - 1, height: 1, ..body };
-        super::put_lines(frame, last, &[marker(format!("  ↓ {below} more · PgDn"))]);
+        let text = if merged {
+            let both = format!("  ↑ {above} ↓ {below} more · PgUp/PgDn");
+            if both.chars().count() <= area.width as usize {
+                both
+            } else {
+                format!("  ↑ {above} ↓ {below} more")
+            }
+        } else {
+            format!("  ↓ {below} more · PgDn")
+        };
+        super::put_lines(frame, last, &[marker(text)]);
         body = Rect { height: body.height - 1, ..body };
+    }
+    if top > focus && body.height >= 2 {
+        // The row's first line over the last rows of the list, the line under it giving way.
+        super::put_lines(frame, Rect { height: 1, ..body }, &list.lines.lines[focus..=focus]);
+        body = Rect { y: body.y + 1, height: body.height - 1, ..body };
+        top += 1;
     }
     let Lines { lines, cursor, .. } = list.lines;
     if let Some((l, c)) = cursor
