@@ -95,6 +95,7 @@ fn a_payload_starting_with_a_byte_order_mark_is_accepted() {
 #[case::spaces("   ")]
 #[case::newline("a\nb")]
 #[case::escape("a\u{1b}[31m")]
+#[case::longer_than_512_bytes(&"a".repeat(513))]
 fn a_flow_id_that_would_break_the_listing_is_refused_clearly(#[case] id: &str) {
     let sb = Sandbox::new();
     let p = sb.file("p.json", PAYLOAD);
@@ -102,6 +103,29 @@ fn a_flow_id_that_would_break_the_listing_is_refused_clearly(#[case] id: &str) {
     assert_eq!(r.code, 64, "{}", r.stderr);
     assert!(r.stderr.contains("flow id"), "{}", r.stderr);
     assert!(!sb.store().exists() || sb.run(&["log", "list"]).stdout.is_empty(), "nothing stored");
+}
+
+#[test]
+fn a_flow_id_of_512_bytes_is_kept_whole() {
+    let sb = Sandbox::new();
+    let p = sb.file("p.json", PAYLOAD);
+    let id = "a".repeat(512);
+    let r = sb.run(&["ask", s(&p), "--id", &id, "--script", s(&sb.file("k", "down\n"))]);
+    assert_eq!(r.code, 4, "{}", r.stderr);
+    assert_eq!(sb.run(&["log", "show", &id]).code, 0, "stored under its whole id");
+}
+
+/// `--size` with a side of zero is a usage error, said in one line.
+#[rstest]
+#[case::no_columns("0x24")]
+#[case::no_rows("80x0")]
+fn a_terminal_size_with_a_zero_side_is_refused(#[case] size: &str) {
+    let sb = Sandbox::new();
+    let p = sb.file("p.json", PAYLOAD);
+    let r = sb.run(&["ask", s(&p), "--size", size, "--script", s(&sb.file("k", "esc\n"))]);
+    assert_eq!(r.code, 64, "{}", r.stderr);
+    assert!(r.stderr.contains("width and height must be at least 1"), "{}", r.stderr);
+    assert!(r.stdout.is_empty(), "{}", r.stdout);
 }
 
 #[test]

@@ -4,6 +4,7 @@
 mod common;
 
 use common::{PAYLOAD, Sandbox};
+use rstest::rstest;
 
 fn s(path: &std::path::Path) -> &str {
     path.to_str().unwrap()
@@ -47,6 +48,24 @@ fn log_prune_deletes_finished_flows_and_keeps_open_ones_unless_asked() {
     assert_eq!(r.code, 0, "{}", r.stderr);
     assert!(r.stderr.contains("pruned 1 flow(s) (1 unfinished), 2 event(s)"), "{}", r.stderr);
     assert_eq!(sb.run(&["log", "list"]).stdout.trim(), "", "nothing left");
+}
+
+/// Every unit `--older-than` names is understood: a flow finished a moment ago is younger than
+/// any of these ages and stays.
+#[rstest]
+#[case::seconds("90s")]
+#[case::bare_seconds("90")]
+#[case::minutes("2m")]
+#[case::hours("12h")]
+#[case::days("30d")]
+fn log_prune_understands_each_age_unit(#[case] age: &str) {
+    let sb = Sandbox::new();
+    let p = sb.file("p.json", PAYLOAD);
+    sb.run(&["ask", s(&p), "--id", "done", "--script", s(&sb.file("k", "esc\n"))]);
+    let r = sb.run(&["log", "prune", "--older-than", age]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(r.stderr.contains("pruned 0 finished flow(s)"), "{}", r.stderr);
+    assert!(sb.run(&["log", "list"]).stdout.contains("done "), "kept");
 }
 
 /// `log list` ends each flow's line with what it asked: the form's title, else the first

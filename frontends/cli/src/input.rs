@@ -144,6 +144,17 @@ mod tests {
         assert!(super::read_bytes(&path).expect("read") == bytes[3..]);
     }
 
+    /// A file holding less than its length says (sysfs reports 4096 bytes for a few) ends the
+    /// read in halves early: it is read again the plain way, as a file cut short while it was
+    /// read would be.
+    #[test]
+    fn a_file_shorter_than_its_length_is_read_as_it_is() {
+        let path = std::path::Path::new("/sys/devices/system/cpu/online");
+        let plain = std::fs::read(path).expect("sysfs is mounted on Linux");
+        assert!(std::fs::metadata(path).expect("metadata").len() > plain.len() as u64);
+        assert_eq!(super::read_file(path, 1).expect("read"), plain);
+    }
+
     #[test]
     fn a_missing_file_is_an_error_not_a_panic() {
         let dir = tempfile::tempdir().expect("temp dir");

@@ -5,7 +5,7 @@ mod common;
 
 use std::process::Command;
 
-use common::{BIN, ask, payload, run};
+use common::{BIN, Run, ask, payload, run};
 use rstest::rstest;
 use serde_json::json;
 
@@ -135,16 +135,20 @@ fn spec9_missing_payload_file_is_a_one_line_error() {
     assert!(r.stderr.starts_with("ask-user: cannot read payload /nonexistent/p.json"), "{}", r.stderr);
 }
 
+/// `--lenient` gives the input schema that requires nothing (for hosts that must let a
+/// malformed call reach the tool); the others require what they must.
 #[rstest]
-#[case::input("input", "questions")]
-#[case::result("result", "details")]
-fn spec7_schema_command(#[case] kind: &str, #[case] property: &str) {
+#[case::input(&["input"], "questions", true)]
+#[case::lenient_input(&["input", "--lenient"], "questions", false)]
+#[case::result(&["result"], "details", true)]
+fn spec7_schema_command(#[case] args: &[&str], #[case] property: &str, #[case] requires: bool) {
     let dir = tempfile::tempdir().unwrap();
     let mut cmd = Command::new(BIN);
-    cmd.args(["schema", kind]);
+    cmd.arg("schema").args(args);
     let r = run(cmd, dir.path(), None);
     assert_eq!(r.code, 0);
     assert!(r.json()["properties"][property].is_object());
+    assert_eq!(r.stdout.contains("\"required\""), requires, "{}", r.stdout);
 }
 
 #[test]
@@ -224,6 +228,22 @@ fn d30_resize_steps_change_the_frame_size() {
     let r = ask(&payload().to_string(), "resize 100 30\n", None, &["--frame-out", frame.to_str().unwrap()]);
     assert_eq!(r.code, 4);
     assert_eq!(std::fs::read_to_string(&frame).unwrap().lines().count(), 30);
+}
+
+/// After a `resize` step the form is drawn at the new size, as if it had opened at it: the
+/// answer editor wraps at the new width, so Up moves one wrapped row up (where `Y` lands).
+#[test]
+fn d30_a_resize_step_draws_at_the_new_size() {
+    let typed = format!("3\ntype \"{}\"\nup\ntype \"Y\"\nenter\n1\ntab\n1\n1\n", "a".repeat(40));
+    let text = |r: Run| {
+        assert_eq!(r.code, 0, "{}", r.stderr);
+        r.json()["details"]["answers"]["lang"]["customText"].as_str().unwrap().to_owned()
+    };
+    let resized = text(ask(&payload().to_string(), &format!("resize 30 24\n{typed}"), None, &[]));
+    let opened_narrow = text(ask(&payload().to_string(), &typed, None, &["--size", "30x24"]));
+    let wide = text(ask(&payload().to_string(), &typed, None, &[]));
+    assert_eq!(resized, opened_narrow);
+    assert_ne!(resized, wide, "at 80 columns the text is one row: Y lands elsewhere");
 }
 
 #[test]
