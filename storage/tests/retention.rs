@@ -148,3 +148,22 @@ fn prune_by_age_keeps_a_flow_exactly_as_old_as_the_limit() {
         .unwrap();
     assert_eq!((report.flows, ids(&store).len()), (1, 0), "a millisecond later it goes too");
 }
+
+/// `store.retentionDays` as a rule (what `log prune` without flags and the daily prune use):
+/// finished flows only, older than that many whole days; 0 keeps every flow, and a number of
+/// days too large for milliseconds keeps them all rather than wrapping around.
+#[rstest::rstest]
+#[case::off(0, None)]
+#[case::one_day(1, Some(DAY))]
+#[case::thirty_days(30, Some(30 * DAY))]
+#[case::too_many_days(u64::MAX, Some(u64::MAX))]
+fn the_retention_setting_is_a_rule_in_whole_days(#[case] days: u64, #[case] older_than_ms: Option<u64>) {
+    assert_eq!(PruneRule::retention(days), PruneRule { older_than_ms, keep: None, unfinished: false });
+}
+
+#[test]
+fn thirty_days_of_retention_keep_a_flow_of_29_days() {
+    let (_dir, store) = store_with(&[("kept", 71, true), ("gone", 69, true)]);
+    store.prune(100 * DAY, PruneRule::retention(30)).unwrap();
+    assert_eq!(ids(&store), ["kept"]);
+}

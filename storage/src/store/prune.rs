@@ -21,6 +21,18 @@ pub struct PruneRule {
     pub unfinished: bool,
 }
 
+impl PruneRule {
+    /// Finished flows created more than `days` days ago (the `store.retentionDays` setting);
+    /// 0 keeps every flow.
+    pub fn retention(days: u64) -> PruneRule {
+        PruneRule {
+            older_than_ms: (days > 0).then(|| days.saturating_mul(DAY_MS)),
+            keep: None,
+            unfinished: false,
+        }
+    }
+}
+
 /// What a prune deleted.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct PruneReport {
@@ -73,12 +85,7 @@ impl Store {
             tx.open_table(META)?.insert("lastPruneMs", now_ms.to_string().as_bytes())?;
             Ok(())
         })?;
-        let rule = PruneRule {
-            older_than_ms: Some(retention_days.saturating_mul(DAY_MS)),
-            keep: None,
-            unfinished: false,
-        };
-        self.prune(now_ms, rule).map(Some)
+        self.prune(now_ms, PruneRule::retention(retention_days)).map(Some)
     }
 
     /// Deletes one flow: record, events, lease, owed result, and the payloads that opened it.

@@ -176,7 +176,7 @@ fn prune(args: &PruneArgs) -> anyhow::Result<Status> {
         (None, None) => {
             let config = args.config.clone().or_else(crate::paths::default_config_path);
             let days = ask_storage::load_settings(config.as_deref()).store.retention_days;
-            (days > 0).then(|| days * 86_400_000)
+            PruneRule::retention(days).older_than_ms
         }
     };
     let rule = PruneRule { older_than_ms, keep: args.keep, unfinished: args.unfinished };
