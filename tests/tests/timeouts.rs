@@ -49,6 +49,22 @@ fn spec13_1_a_form_times_out_with_its_answers_and_resumes_where_it_stopped() {
     assert!(d.get("timedOut").is_none());
 }
 
+/// The countdown shows only for the last 30 s, in whole seconds rounded up: a form given 32 s
+/// opens without it, and it first says 30 once fewer than 30 s are left, two seconds in (a
+/// count rounded down would say 30 a second early, with 30.9 s left).
+#[test]
+fn spec13_1_the_countdown_shows_for_the_last_30_seconds_in_whole_seconds() {
+    let sb = Sandbox::new();
+    let started = Instant::now();
+    let mut pty = start(&sb, "--timeout 32");
+    assert!(!pty.screen().contains('⏱'), "no countdown with 32 s left: {}", pty.screen());
+    let screen = pty.wait_for_within("⏱ 30 s left", Duration::from_secs(10));
+    assert!(started.elapsed() >= Duration::from_millis(1500), "30 shown too early: {screen}");
+    pty.wait_for_within("⏱ 29 s left", Duration::from_secs(5));
+    pty.send("\x1b");
+    assert_eq!(pty.wait_exit(), 1);
+}
+
 #[test]
 fn spec13_1_an_open_editor_is_not_cut_off_while_someone_types() {
     let sb = Sandbox::new();

@@ -239,4 +239,127 @@ mod tests {
         assert_eq!(b, b"\x1bPtmux;\x1b\x1b]9;T: m\x07\x1b\\");
         assert_eq!(bytes(&Channel::Bell, "T", "m", true).unwrap(), b"\x07");
     }
+
+    /// Each name `ui.notify` takes gives its channel; a command channel needs a command.
+    #[rstest::rstest]
+    #[case::bell("bell", &[], Some(Channel::Bell))]
+    #[case::osc9("osc9", &[], Some(Channel::Osc9))]
+    #[case::osc777("osc777", &[], Some(Channel::Osc777))]
+    #[case::command("command", &["notify-send", "{title}"], Some(Channel::Command(vec!["notify-send".into(), "{title}".into()])))]
+    #[case::command_without_one("command", &[], None)]
+    #[case::off("off", &[], None)]
+    #[case::unknown("fax", &[], None)]
+    fn each_notify_name_gives_its_channel(
+        #[case] name: &str,
+        #[case] argv: &[&str],
+        #[case] wanted: Option<Channel>,
+    ) {
+        let argv: Vec<String> = argv.iter().map(|a| (*a).to_owned()).collect();
+        assert_eq!(channel(name, &argv, env(&[("TERM", "xterm-kitty")])), wanted);
+    }
+
+    /// Each terminal `auto` knows by one variable alone.
+    #[rstest::rstest]
+    #[case::wezterm(&[("TERM_PROGRAM", "WezTerm")], Channel::Osc9)]
+    #[case::ghostty_program(&[("TERM_PROGRAM", "ghostty")], Channel::Osc9)]
+    #[case::ghostty_term(&[("TERM", "xterm-ghostty")], Channel::Osc9)]
+    #[case::kitty_window(&[("KITTY_WINDOW_ID", "1")], Channel::Osc9)]
+    #[case::rxvt(&[("TERM", "rxvt-unicode-256color")], Channel::Osc777)]
+    #[case::nothing_known(&[], Channel::Bell)]
+    fn auto_knows_each_terminal_by_one_variable(
+        #[case] vars: &'static [(&'static str, &'static str)],
+        #[case] wanted: Channel,
+    ) {
+        assert_eq!(channel("auto", &[], env(vars)), Some(wanted));
+    }
+
+    fn nudger(channel: Option<Channel>, always: bool, remind_after: Option<Duration>) -> Nudger {
+        let ui = ask_storage::UiSettings::default();
+        Nudger { channel, always, remind_after, ..Nudger::new(&ui, Some("T"), "p") }
+    }
+
+    /// What happens to a form, in order, and whether each step nudges.
+    #[derive(Clone, Copy, Debug)]
+    enum Step {
+        Open,
+        FocusOut,
+        FocusIn,
+        Key,
+    }
+
+    /// The opening nudge: at most once; on opening when `notifyWhen` is `always`, else when the
+    /// terminal says it lost the focus before anyone pressed a key; never without a channel.
+    #[rstest::rstest]
+    #[case::always_on_opening(true, true, &[Step::Open, Step::FocusOut], &[true, false])]
+    #[case::unfocused_not_on_opening(false, true, &[Step::Open, Step::FocusOut, Step::FocusOut], &[false, true, false])]
+    #[case::unfocused_after_focus_came_back(false, true, &[Step::Open, Step::FocusIn, Step::FocusOut], &[false, false, true])]
+    #[case::not_once_someone_typed(false, true, &[Step::Open, Step::Key, Step::FocusOut], &[false, false, false])]
+    #[case::always_not_twice(true, true, &[Step::Open, Step::Open], &[true, false])]
+    #[case::no_channel(true, false, &[Step::Open, Step::FocusOut], &[false, false])]
+    fn the_opening_nudge_comes_once_when_no_one_is_there(
+        #[case] always: bool,
+        #[case] has_channel: bool,
+        #[case] steps: &[Step],
+        #[case] nudged: &[bool],
+    ) {
+        let mut n = nudger(has_channel.then_some(Channel::Bell), always, None);
+        let got: Vec<bool> = steps
+            .iter()
+            .map(|s| match s {
+                Step::Open => n.opened(),
+                Step::FocusOut => n.focus(false),
+                Step::FocusIn => n.focus(true),
+                Step::Key => {
+                    n.key();
+                    false
+                }
+            })
+            .collect();
+        assert_eq!(got, nudged, "{steps:?}");
+    }
+
+    const AFTER: Duration = Duration::from_secs(600);
+
+    /// The reminder: once, `remindAfterMinutes` after the last key, unless the terminal has the
+    /// focus or there is no channel; a key starts the wait again.
+    #[rstest::rstest]
+    #[case::due(Some(Channel::Bell), Some(AFTER), 601, None, true)]
+    #[case::not_yet(Some(Channel::Bell), Some(AFTER), 590, None, false)]
+    #[case::reminders_off(Some(Channel::Bell), None, 10_000, None, false)]
+    #[case::focused(Some(Channel::Bell), Some(AFTER), 601, Some(true), false)]
+    #[case::focus_lost(Some(Channel::Bell), Some(AFTER), 601, Some(false), true)]
+    #[case::no_channel(None, Some(AFTER), 601, None, false)]
+    fn the_reminder_comes_after_its_minutes_without_a_key(
+        #[case] channel: Option<Channel>,
+        #[case] after: Option<Duration>,
+        #[case] idle_secs: u64,
+        #[case] focused: Option<bool>,
+        #[case] due: bool,
+    ) {
+        let mut n = nudger(channel, true, after);
+        n.idle_since = Instant::now() - Duration::from_secs(idle_secs);
+        n.focused = focused;
+        assert_eq!(n.tick(), due);
+        assert!(!n.tick(), "never twice");
+        let mut keyed = nudger(Some(Channel::Bell), true, after);
+        keyed.idle_since = Instant::now() - Duration::from_secs(idle_secs);
+        keyed.key();
+        assert!(!keyed.tick(), "a key starts the wait again");
+    }
+
+    /// How long the loop may sleep: until the reminder is due (at least 20 ms), never past its
+    /// own default, and the default once reminded or with reminders off.
+    #[test]
+    fn the_loop_wakes_when_the_reminder_is_due() {
+        let second = Duration::from_secs(1);
+        let mut n = nudger(Some(Channel::Bell), true, Some(AFTER));
+        assert_eq!(n.wait(second), second, "the default when the reminder is further off");
+        let left = n.wait(Duration::from_secs(3600));
+        assert!(left <= AFTER && left > AFTER - second, "{left:?}");
+        n.idle_since = Instant::now() - AFTER - second;
+        assert_eq!(n.wait(second), Duration::from_millis(20), "overdue: soon, not at once");
+        assert!(n.tick());
+        assert_eq!(n.wait(second), second, "reminded: the default");
+        assert_eq!(nudger(Some(Channel::Bell), true, None).wait(second), second);
+    }
 }
