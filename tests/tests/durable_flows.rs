@@ -164,6 +164,10 @@ fn log_list_show_export_and_deterministic_replay() {
     assert_eq!(sb.run(&["log", "export", "f1", "-o", s(&out)]).code, 0);
     let stdout_export = sb.run(&["log", "export", "f1"]).stdout;
     assert_eq!(std::fs::read_to_string(&out).unwrap(), stdout_export);
+    let unfinished = sb.run(&["log", "replay", s(&out)]);
+    assert_eq!(unfinished.code, 4, "{}", unfinished.stderr);
+    assert!(unfinished.stdout.is_empty(), "no result for a form never finished: {}", unfinished.stdout);
+    assert_eq!(unfinished.stderr, "ask-user: the logged flow did not complete (5 events folded)\n");
     sb.run(&["resume", "f1", "--script", s(&sb.file("k2", "tab\n1\n1\n"))]);
     sb.run(&["log", "export", "f1", "-o", s(&out)]);
     let a = sb.run(&["log", "replay", s(&out)]);
@@ -256,4 +260,25 @@ fn contract_at_file_references_are_offered_from_the_directory_and_replay_reads_n
     std::fs::remove_dir_all(sb.path("src")).unwrap();
     let replayed = sb.run(&["log", "replay", s(&exported)]);
     assert_eq!(replayed.stdout, r.stdout, "the offered paths come from the log, not the disk");
+}
+
+/// A stored form of an entry version this build does not know (a newer extension wrote it) is
+/// passed over, and the person is told so rather than handed an older form without a word.
+#[test]
+fn spec7_replay_says_when_it_passed_over_forms_of_an_unknown_version() {
+    let sb = Sandbox::new();
+    let mut text = fixture();
+    text.push_str(r#"{"type":"custom","customType":"ask:payload","id":"new1","parentId":"8298ab9e","data":{"version":99,"source":"tool","params":{"questions":[{"id":"x","prompt":"From the future?","options":[{"value":"a","label":"A"}]}]}}}"#);
+    text.push('\n');
+    let pi = sb.file("session.jsonl", &text);
+    let r = sb.run(&["replay", "--pi-session", s(&pi), "--script", s(&sb.file("k", "1\ntab\n1\n1\n"))]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(
+        r.stderr.contains("skipped 1 stored form(s) of an ask:payload version other than 1"),
+        "{}",
+        r.stderr
+    );
+    assert_eq!(r.stdout, "Database: SQLite\n", "the newest form it knows is replayed");
+    let known = sb.run(&["replay", "--pi-session", s(&sb.file("s2.jsonl", &fixture())), "--no-ui"]);
+    assert!(!known.stderr.contains("skipped"), "{}", known.stderr);
 }
