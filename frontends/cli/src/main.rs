@@ -120,17 +120,10 @@ pub(crate) fn stdout_failure(written: std::io::Result<()>) -> Option<std::io::Er
 }
 
 /// The error and its causes on one line: each cause once (an I/O error is often repeated by the
-/// layer above it), control characters from files or payloads shown inert, as the symbols
-/// Unicode has for them (`␛`, `␇`, `␡`; a C1 control as its C0 partner's).
+/// layer above it), control characters from files or payloads shown inert, as the form shows
+/// them (`␛`, `␇`, `␡`).
 pub(crate) fn one_line(e: &anyhow::Error) -> String {
-    let line = ask_storage::error_line(e.as_ref());
-    line.chars()
-        .map(|c| match c {
-            '\x7f' => '␡',
-            c if c.is_control() => char::from_u32(0x2400 + (c as u32 & 0x1f)).unwrap_or('?'),
-            c => c,
-        })
-        .collect()
+    ask_tui::text::sanitize(&ask_storage::error_line(e.as_ref()), false).into_owned()
 }
 
 #[cfg(test)]
@@ -145,6 +138,6 @@ mod tests {
         assert_eq!(line.matches("Permission denied").count(), 1, "{line}");
         assert!(line.starts_with("cannot read k␛]0;x␇"), "{line:?}");
         let e = anyhow::anyhow!("a\tb\u{7f}c\u{9b}d");
-        assert_eq!(super::one_line(&e), "a␉b␡c␛d");
+        assert_eq!(super::one_line(&e), "a    b␡c�d");
     }
 }

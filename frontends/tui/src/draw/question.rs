@@ -231,7 +231,11 @@ fn draw_list(frame: &mut Frame, area: Rect, list: ListLines, cursor_row: usize, 
     }
     if top > focus && body.height >= 2 {
         // The row's first line over the last rows of the list, the line under it giving way.
-        super::put_lines(frame, Rect { height: 1, ..body }, &list.lines.lines[focus..=focus]);
+        super::put_lines(
+            frame,
+            Rect { height: 1, ..body },
+            list.lines.lines.get(focus..=focus).unwrap_or_default(),
+        );
         body = Rect { y: body.y + 1, height: body.height - 1, ..body };
         top += 1;
     }
