@@ -200,3 +200,54 @@ fn attach_at_a_terminal_says_where_the_answers_went() {
     let result: serde_json::Value = serde_json::from_slice(&waited.stdout).unwrap();
     assert_eq!(result["details"]["answers"]["db"]["values"], serde_json::json!(["sqlite"]));
 }
+
+/// A form that ended before `attach` opened it (cancelled in its own terminal, say) went to
+/// nobody from here: a person attaching at a terminal is shown its result, not told "your
+/// answers went to the waiting agent".
+#[test]
+fn attach_at_a_terminal_shows_the_result_of_a_form_that_already_ended() {
+    let sb = Sandbox::new();
+    let p = sb.file("p.json", PAYLOAD);
+    let cancelled = sb.run(&["ask", s(&p), "--id", "c1", "--script", s(&sb.file("k", "down\nesc\n"))]);
+    assert_ne!(cancelled.code, 4, "it ended: {}", cancelled.stderr);
+    let script = format!("exec '{}' attach c1", common::bin().display());
+    let mut pty = common::pty::Pty::spawn(&sb, &script, 100, 24);
+    assert_eq!(pty.wait_exit(), cancelled.code as u32, "the same ending");
+    let screen = pty.screen();
+    assert!(screen.contains("\"cancelled\":true"), "the result, as resume prints it:\n{screen}");
+    assert!(!screen.contains("answers went"), "{screen}");
+}
+
+/// `attach` with no form waiting says so once and keeps looking (four times a second), then
+/// opens the first form that no process shows as soon as one is left open.
+#[test]
+fn attach_with_nothing_waiting_says_so_once_and_opens_the_next_form() {
+    use std::io::Read;
+
+    let sb = Sandbox::new();
+    let p = sb.file("p.json", PAYLOAD);
+    let k = sb.file("k", "enter\ntab\n1\n1\n");
+    let mut attach = sb.spawn(&["attach", "--script", s(&k)]);
+    let mut stderr = attach.stderr.take().unwrap();
+    let said = std::thread::spawn(move || {
+        let mut all = String::new();
+        stderr.read_to_string(&mut all).unwrap();
+        all
+    });
+    // Several looks find nothing before the form arrives.
+    std::thread::sleep(Duration::from_millis(900));
+    assert_eq!(attach.try_wait().unwrap(), None, "still waiting");
+    let left = sb.run(&["ask", s(&p), "--id", "late", "--script", s(&sb.file("k2", "down\n"))]);
+    assert_eq!(left.code, 4, "left open: {}", left.stderr);
+    let start = Instant::now();
+    while attach.try_wait().unwrap().is_none() && start.elapsed() < Duration::from_secs(20) {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let _ = attach.kill(); // ended already, unless the form was never picked up
+    let out = attach.wait_with_output().unwrap();
+    let said = said.join().unwrap();
+    assert_eq!(out.status.code(), Some(0), "{said}");
+    assert_eq!(said.matches("ask-user: no form is waiting").count(), 1, "{said}");
+    let result: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(result["details"]["answers"]["db"]["values"], serde_json::json!(["sqlite"]));
+}

@@ -307,6 +307,28 @@ mod tests {
         assert_eq!(super::newest_unfinished(&store, &mut ended).unwrap().as_deref(), Some("f5-new"));
     }
 
+    /// A form another process shows (a terminal answering it, a tmux popup) is not offered to
+    /// `attach` or `resume`: the older one nobody shows is.
+    #[test]
+    fn a_flow_shown_by_a_live_process_is_passed_over() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::open(&dir.path().join("s.redb")).unwrap();
+        flow(&store, "f1-open", &["down"]);
+        flow(&store, "f2-shown", &[]);
+        store.create_owed_flow(&FlowRecord::new("f3-owed-shown", "mcp", "default", 0), &opened(), 3).unwrap();
+        for id in ["f2-shown", "f3-owed-shown"] {
+            assert_eq!(store.claim(id).unwrap(), ask_storage::Claim::Acquired);
+        }
+        assert_eq!(super::newest_waited_on(&store).unwrap(), None);
+        assert_eq!(
+            super::newest_unfinished(&store, &mut HashSet::new()).unwrap().as_deref(),
+            Some("f1-open")
+        );
+        store.release("f2-shown").unwrap();
+        let freed = super::newest_unfinished(&store, &mut HashSet::new()).unwrap();
+        assert_eq!(freed.as_deref(), Some("f2-shown"), "offered again once its process lets go");
+    }
+
     /// `attach` without an id picked a form, and a tmux popup opened that form first: the popup
     /// keeps it, and this terminal waits on for the next form instead of ending in an error.
     #[test]
