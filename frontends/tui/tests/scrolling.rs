@@ -137,7 +137,12 @@ fn preview_oracle(raw: &Value, width: usize, height: usize, scroll: usize) -> Ve
     let mut first_row = vec![];
     for line in option["preview"].as_str().unwrap().split('\n') {
         first_row.push(rows.len());
-        rows.extend(ask_tui::text::wrap(line, width).iter().cloned());
+        // A line's own first row, then the rows it continues on: each under its indentation,
+        // after a `↪`.
+        let indent = line.len() - line.trim_start().len();
+        let rest = ask_tui::text::wrap_hanging(line, width, width.saturating_sub(indent + 2));
+        rows.push(rest[0].clone());
+        rows.extend(rest[1..].iter().map(|r| format!("{}↪ {r}", " ".repeat(indent))));
     }
     let from = if scroll == 0 { 0 } else { first_row.get(scroll).copied().unwrap_or(rows.len()) };
     let top = from.min(rows.len().saturating_sub(height));

@@ -180,3 +180,25 @@ fn the_tab_strip_hides_no_more_tabs_than_it_must() {
         }
     }
 }
+
+/// A preview line too long for its pane goes on in rows that start under its own indentation
+/// with a dim `↪`: in a preview of code, the rest of a wrapped line never reads as a line of its
+/// own (a `}` at the margin would close a block that is still open).
+#[test]
+fn a_wrapped_preview_line_goes_on_under_its_indentation_after_a_dim_marker() {
+    let code = "fn main() {\n    return compute(alpha, beta, gamma, delta);\n}";
+    let raw = json!({"questions": [{"id": "q", "prompt": "Which?", "type": "preview", "options": [
+        {"value": "a", "label": "A", "preview": code}, {"value": "b", "label": "B", "preview": "b"}]}]});
+    let f = styled(view_of(&raw, "", 40, 20), 40, 20);
+    let pane: Vec<&str> = f.lines().skip_while(|l| !l.starts_with('┌')).skip(1).take(4).collect();
+    assert_eq!(
+        pane,
+        [
+            "│fn main() {                           │",
+            "│    return compute(alpha, beta, gamma,│",
+            "│    ⟨darkgray|↪ ⟩delta);                         │",
+            "│}                                     │",
+        ],
+        "{f}"
+    );
+}

@@ -10,7 +10,7 @@ use tuirealm::ratatui::widgets::Block;
 
 use super::lines::Lines;
 use crate::style;
-use crate::text::{sanitize, shown};
+use crate::text::{MAX_LINES, sanitize, shown, wrap_hanging};
 
 /// Draws the pane into `area`; returns the line to record when `scroll` lay past the last page
 /// (see `preview_window`).
@@ -48,8 +48,9 @@ fn preview_window(
         l.wrapped(text, 0, width, style);
         rows.extend(l.lines.into_iter().map(|r| (line, r)));
     };
-    let wrapped =
-        |raw: &str, line: Option<usize>, rows: &mut Vec<Row>| tagged(raw, line, Style::default(), rows);
+    let wrapped = |raw: &str, line: Option<usize>, rows: &mut Vec<Row>| {
+        rows.extend(continued(raw, width).into_iter().map(|r| (line, r)));
+    };
     let description = |rows: &mut Vec<Row>| {
         if let Some(d) = &p.description {
             tagged(d, None, style::dim(), rows);
@@ -136,4 +137,32 @@ fn preview_window(
     // A preview that fits has nothing to scroll and nothing to record (as the summary).
     let fits = at_top && !more_below;
     (rows, position, (scroll > recorded && !fits).then_some(recorded))
+}
+
+/// What starts a row that a wrapped preview line continues on (two cells).
+const CONTINUED: &str = "↪ ";
+
+/// One line of preview text wrapped to `width` cells. A preview is mostly code or a mock-up, so
+/// the rows a line wraps onto start under the line's own indentation with a dim `↪`: a wrapped
+/// `}` at the margin would otherwise read as the next line of the code, closing a block.
+fn continued(raw: &str, width: usize) -> Vec<Line<'static>> {
+    let text = sanitize(shown(raw, width, MAX_LINES), true);
+    let indent = (text.len() - text.trim_start_matches(' ').len()).min(width / 2);
+    let rest = width.saturating_sub(indent + 2);
+    // Too narrow for the marker and a few cells of text after it: wrapped as it is.
+    let marked = rest >= 8;
+    let rows = wrap_hanging(&text, width, if marked { rest } else { width });
+    let mut out = Vec::with_capacity(rows.len());
+    for (n, row) in rows.iter().enumerate() {
+        out.push(if n > 0 && marked {
+            Line::from(vec![
+                Span::raw(" ".repeat(indent)),
+                Span::styled(CONTINUED, style::dim()),
+                Span::raw(row.clone()),
+            ])
+        } else {
+            Line::from(row.clone())
+        });
+    }
+    out
 }
