@@ -88,6 +88,20 @@ fn log_list_names_each_flow_by_its_title_or_first_prompt() {
     assert!(lines[1].ends_with("session default  Deploy where?␊It is long: the line is c…"), "{listed}");
 }
 
+/// `log list` on a store with no flows lists nothing on stdout, as any empty list, and tells
+/// the person which store it read, so an empty answer from the wrong store is not a mystery.
+#[test]
+fn log_list_of_an_empty_store_says_which_store_it_read() {
+    let sb = Sandbox::new();
+    let r = sb.run(&["log", "list"]);
+    assert_eq!((r.code, r.stdout.as_str()), (0, ""), "{}", r.stderr);
+    assert_eq!(r.stderr.trim(), format!("ask-user: the store holds no flows yet ({})", sb.store().display()));
+    let p = sb.file("p.json", PAYLOAD);
+    sb.run(&["ask", s(&p), "--id", "one", "--script", s(&sb.file("k", "esc\n"))]);
+    let r = sb.run(&["log", "list"]);
+    assert!(r.stdout.starts_with("one  ") && r.stderr.is_empty(), "{}\n{}", r.stdout, r.stderr);
+}
+
 /// `log show` and `log export` without an id take the newest flow: the one a bug report is
 /// about, without a trip through `log list` first. An empty store says so in one line.
 #[test]

@@ -31,10 +31,9 @@ fn open(args: &StoreArgs) -> anyhow::Result<Store> {
 }
 
 /// A flow's status in `log list`. An unfinished flow is `open` while a live process shows it
-/// and `resumable` when none does (its process was killed or its terminal closed, or an MCP
-/// call waits for `ask-user attach`): `resume` and `attach` take exactly those.
-/// A flow's status in `log list`; `owed`: an MCP call waits for its result, or will come back
-/// for it (the store's `owed` table).
+/// and `resumable` when none does (its process was killed or its terminal closed), or `waiting`
+/// when `owed`: an MCP call waits for its result or will come back for it (the store's `owed`
+/// table). `resume` and `attach` take exactly the ones no process shows.
 fn status_of(state: &FlowState, shown: bool, owed: bool) -> &'static str {
     match state.outcome() {
         None if shown => "open",
@@ -49,7 +48,13 @@ fn status_of(state: &FlowState, shown: bool, owed: bool) -> &'static str {
 
 fn list(store: &Store) -> anyhow::Result<Status> {
     let owed: std::collections::HashSet<String> = store.owed()?.into_iter().map(|o| o.id).collect();
-    for record in store.flows()? {
+    let flows = store.flows()?;
+    if flows.is_empty() {
+        // Nothing on stdout, as for any empty list; a person is told which store was read.
+        let path = store.path().display().to_string();
+        errln!("ask-user: the store holds no flows yet ({})", ask_tui::text::sanitize(&path, false));
+    }
+    for record in flows {
         let events = store.events(&record.id)?;
         let state = FlowState::replay(&events);
         let shown = state.outcome().is_none() && store.holder(&record.id)?.is_some();
