@@ -223,19 +223,27 @@ fn attach_at_a_terminal_shows_the_result_of_a_form_that_already_ended() {
 #[test]
 fn attach_with_nothing_waiting_says_so_once_and_opens_the_next_form() {
     use std::io::Read;
+    use std::sync::{Arc, Mutex};
 
     let sb = Sandbox::new();
     let p = sb.file("p.json", PAYLOAD);
     let k = sb.file("k", "enter\ntab\n1\n1\n");
     let mut attach = sb.spawn(&["attach", "--script", s(&k)]);
     let mut stderr = attach.stderr.take().unwrap();
-    let said = std::thread::spawn(move || {
-        let mut all = String::new();
-        stderr.read_to_string(&mut all).unwrap();
-        all
-    });
-    // Several looks find nothing before the form arrives.
-    std::thread::sleep(Duration::from_millis(900));
+    let said = Arc::new(Mutex::new(String::new()));
+    let reader = {
+        let said = Arc::clone(&said);
+        std::thread::spawn(move || {
+            let mut buf = [0u8; 256];
+            while let Ok(n @ 1..) = stderr.read(&mut buf) {
+                said.lock().unwrap().push_str(&String::from_utf8_lossy(&buf[..n]));
+            }
+        })
+    };
+    let waiting = "ask-user: no form is waiting";
+    wait_until("attach to say it waits", Duration::from_secs(20), || said.lock().unwrap().contains(waiting));
+    // Several more looks find nothing before the form arrives.
+    std::thread::sleep(Duration::from_millis(800));
     assert_eq!(attach.try_wait().unwrap(), None, "still waiting");
     let left = sb.run(&["ask", s(&p), "--id", "late", "--script", s(&sb.file("k2", "down\n"))]);
     assert_eq!(left.code, 4, "left open: {}", left.stderr);
@@ -245,9 +253,10 @@ fn attach_with_nothing_waiting_says_so_once_and_opens_the_next_form() {
     }
     let _ = attach.kill(); // ended already, unless the form was never picked up
     let out = attach.wait_with_output().unwrap();
-    let said = said.join().unwrap();
+    reader.join().unwrap();
+    let said = said.lock().unwrap().clone();
     assert_eq!(out.status.code(), Some(0), "{said}");
-    assert_eq!(said.matches("ask-user: no form is waiting").count(), 1, "{said}");
+    assert_eq!(said.matches(waiting).count(), 1, "{said}");
     let result: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(result["details"]["answers"]["db"]["values"], serde_json::json!(["sqlite"]));
 }
