@@ -121,6 +121,15 @@ impl AskServer {
             let reply = responses.get(FORM_INPUT).cloned().unwrap_or(Value::Null);
             let reply: ElicitResult =
                 serde_json::from_value(reply).map_err(|e| internal(format!("form answer: {e}")))?;
+            // The request state comes back from the client: it may name only a flow this server
+            // asked about with these same questions, never another flow's answers in the store.
+            let (owned, asked) = (id.clone(), Arc::clone(&form));
+            if !self.off_workers(move |s| s.issued_here(&owned, &asked)).await?? {
+                return Err(ErrorData::invalid_params(
+                    "the request state names no form this server asked with these questions",
+                    None,
+                ));
+            }
             return self.answered(id, &form, reply).await.map(done);
         }
         if let Some(id) = self.owed_flow(&form).await? {
@@ -224,6 +233,21 @@ impl AskServer {
             first.text.push_str(&elicit::limits(form));
         }
         Ok(result)
+    }
+
+    /// Whether `id` is a flow this server (in this session) asked `form` under: recorded as an
+    /// `mcp` flow of that form, or not recorded yet but its payload stored with that id.
+    fn issued_here(&self, id: &str, form: &Form) -> Result<bool, ErrorData> {
+        let session = &self.options.session;
+        if let Some(record) = self.store.flow(id).map_err(internal)? {
+            let same = record.command == "mcp" && record.session == *session;
+            return Ok(same && FlowState::replay(&self.store.events(id).map_err(internal)?).form() == form);
+        }
+        let payloads = self.store.payloads(session).map_err(internal)?;
+        Ok(payloads.iter().rev().any(|p| {
+            p.flow_id.as_deref() == Some(id)
+                && ask_schema::validate_text(p.params.get(), FormSource::Tool).is_ok_and(|f| f == *form)
+        }))
     }
 }
 

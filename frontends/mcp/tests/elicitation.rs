@@ -240,3 +240,41 @@ async fn outside_tmux_the_default_order_asks_through_the_client() {
     assert_eq!(details(&result)["answers"]["db"]["values"], json!(["pg"]), "{}", text(&result));
     assert_eq!(s.handler.schemas.lock().unwrap().len(), 1, "asked through the client once");
 }
+
+/// The request state of a retry comes back from the client, so the server trusts it only as far
+/// as it checks it: it must name a flow this server asked with the same questions. Naming another
+/// form's flow never returns that flow's answers, and naming a flow never asked records nothing;
+/// a retry of the answered call itself still gets its result.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_retry_gets_answers_only_for_the_form_it_was_asked_with() {
+    let reply = json!({"q1": "sqlite", "q2": ["ci"], "zz_finish": "submit"});
+    let s = setup(
+        accepting(None, reply.clone()),
+        serde_json::from_str(ELICITATION).unwrap(),
+        Duration::from_secs(5),
+    )
+    .await;
+    let answered = details(&call(&s, payload()).await);
+    let id = Store::open(&s.store_path()).unwrap().flows().unwrap()[0].id.clone();
+    let retry = |form: Value, state: &str| {
+        let mut params =
+            CallToolRequestParams::new("ask_user").with_arguments(form.as_object().unwrap().clone());
+        params.request_state = Some(state.to_owned());
+        params.input_responses =
+            Some([("form".to_owned(), json!({"action": "accept", "content": reply}))].into());
+        s.client.call_tool(params)
+    };
+    let mut other = payload();
+    other["questions"][0]["prompt"] = json!("Which database, really?");
+    for (form, state) in [(other, id.as_str()), (payload(), "mcp-never-asked")] {
+        let error = retry(form, state).await.unwrap_err().to_string();
+        assert!(error.contains("names no form this server asked"), "{state}: {error}");
+    }
+    let again = retry(payload(), &id).await.unwrap();
+    assert_eq!(details(&again), answered, "the answered call's own retry");
+    assert_eq!(
+        Store::open(&s.store_path()).unwrap().flows().unwrap().len(),
+        1,
+        "nothing recorded for the others"
+    );
+}
