@@ -161,3 +161,45 @@ fn a_terminal_reporting_65535_by_65535_cells_gets_a_working_form() {
     let rss_kb: u64 = fields[3].parse().unwrap();
     assert!(rss_kb < 300_000, "peak RSS {rss_kb} KB");
 }
+
+/// The program that started a form is killed (a host taking SIGKILL) and the shell takes the
+/// terminal back. The form, left in a background process group nobody will bring back, used to
+/// stay on the screen with the terminal in raw mode while the shell read the keys, until the
+/// next key ended it with "Input/output error". It now ends by itself, with its own line, and
+/// stays resumable.
+#[test]
+fn a_form_whose_starter_is_killed_ends_by_itself_and_stays_resumable() {
+    let sb = Sandbox::new();
+    let payload = sb.file("p.json", PAYLOAD);
+    let mut shell = portable_pty::CommandBuilder::new("bash");
+    shell.args(["--norc", "--noprofile", "-i"]);
+    let mut pty = Pty::spawn_command(&sb, shell, 80, 24, &[("PS1", "$ ")]);
+    // `sh` stays the form's parent (the command after it keeps it from exec'ing the form).
+    pty.send(&format!(
+        "sh -c 'echo $$ > starter; \"{}\" ask p.json --id left 2> err.txt > out.json; echo after'\r",
+        bin().display()
+    ));
+    pty.wait_for("Which database?");
+    pty.send("\x1b[B"); // Down, committed before the starter goes
+    pty.wait_until("the cursor on SQLite", |p| p.screen().contains("❯ 2. SQLite"));
+    let starter = std::fs::read_to_string(sb.path("starter")).unwrap();
+    kill("KILL", starter.trim().parse().unwrap());
+    let err = sb.path("err.txt");
+    let said = || std::fs::read_to_string(&err).unwrap_or_default();
+    let start = std::time::Instant::now();
+    while said().is_empty() {
+        assert!(start.elapsed() < std::time::Duration::from_secs(5), "the form did not end by itself");
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    let said = said();
+    assert_eq!(said.lines().count(), 1, "{said:?}");
+    assert!(
+        said.contains("the program that started this form ended") && said.contains("ask-user resume"),
+        "{said}"
+    );
+    let keys = sb.file("keys", "enter\ntab\n1\n1\n");
+    let resumed =
+        sb.run(&["ask", payload.to_str().unwrap(), "--id", "left", "--script", keys.to_str().unwrap()]);
+    assert_eq!(resumed.json()["details"]["answers"]["db"]["values"], json!(["sqlite"]));
+    drop(pty);
+}

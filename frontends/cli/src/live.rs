@@ -173,6 +173,12 @@ pub(crate) fn interactive(
                     "the terminal went away; every answer so far is saved: `ask-user resume` continues"
                 );
             }
+            Input::Abandoned => {
+                drop(term);
+                anyhow::bail!(
+                    "the program that started this form ended; every answer so far is saved: `ask-user resume` continues"
+                );
+            }
             Input::Nothing => false,
         };
         redraw |= session.take_offers(Duration::ZERO)?;

@@ -30,6 +30,10 @@ pub enum Input {
     /// The terminal hung up (its window closed, its ssh link dropped) and no SIGHUP came — the
     /// host blocks or ignores it: stop now instead of polling a dead terminal forever.
     Gone,
+    /// The program that started the form has ended and the shell has taken the terminal back:
+    /// the form is in a background process group nobody will bring back, and its keys go to the
+    /// shell now. Stop instead of staying on the screen until a key ends it with an I/O error.
+    Abandoned,
     /// The process was suspended (SIGTSTP, or a SIGSTOP it could not see) and has been
     /// continued: the terminal is taken over again and must be drawn whole, at the size it has
     /// now.
@@ -78,8 +82,10 @@ pub struct LiveTerminal {
     /// SIGCONT arrived: the process was stopped (perhaps by a SIGSTOP it could not see, and the
     /// shell has had the terminal meanwhile).
     continued: Arc<AtomicBool>,
-    /// The same terminal, only asked whether it has hung up.
+    /// The same terminal, only asked whether it has hung up or gone to another process group.
     probe: File,
+    /// The parent process when the terminal was taken over: another one now means it ended.
+    parent: Option<rustix::process::Pid>,
 }
 
 static CAUGHT_ELSEWHERE: std::sync::OnceLock<fn() -> bool> = std::sync::OnceLock::new();
@@ -137,7 +143,16 @@ impl LiveTerminal {
             CrosstermBackend::new(FrameWriter::new(tty)),
             options,
         )?);
-        Ok(LiveTerminal { terminal, screen: Screen::new(config_path), stop, suspend, continued, probe })
+        let parent = rustix::process::getppid();
+        Ok(LiveTerminal {
+            terminal,
+            screen: Screen::new(config_path),
+            stop,
+            suspend,
+            continued,
+            probe,
+            parent,
+        })
     }
 
     /// Turns on the kitty keyboard protocol when the terminal has it: known kitty-protocol
@@ -206,12 +221,14 @@ impl LiveTerminal {
         if self.hung_up() {
             return Ok(Input::Gone);
         }
+        // Keys come only to the foreground, so being left behind is looked for while none do.
         if !ready? {
-            return Ok(Input::Nothing);
+            return Ok(if self.abandoned() { Input::Abandoned } else { Input::Nothing });
         }
         let event = match crossterm::event::read() {
             Ok(event) => event,
             Err(_) if self.hung_up() => return Ok(Input::Gone),
+            Err(_) if self.abandoned() => return Ok(Input::Abandoned),
             Err(e) => return Err(e),
         };
         match event {
@@ -287,6 +304,15 @@ impl LiveTerminal {
         let (w, h) = crate::drawn_size(w, h);
         self.terminal.resize(tuirealm::ratatui::layout::Rect::new(0, 0, w, h))?;
         self.terminal.backend_mut().writer_mut().send()
+    }
+
+    /// Whether the form was left behind: its parent has ended (a host killed while it showed the
+    /// form) and the terminal's foreground is another process group (the shell took it back).
+    /// A form put in the background by job control keeps its parent, and waits to be brought
+    /// back as before.
+    fn abandoned(&self) -> bool {
+        use rustix::process::{getpgrp, getppid};
+        getppid() != self.parent && rustix::termios::tcgetpgrp(&self.probe).is_ok_and(|fg| fg != getpgrp())
     }
 
     /// Whether the terminal has hung up, asked without waiting.
