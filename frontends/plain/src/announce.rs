@@ -20,10 +20,26 @@ const PREVIEW_LINES: usize = 10;
 fn preview(lines: &mut Vec<String>, n: usize, text: &str, most: usize) {
     let total = text.split('\n').count();
     lines.push(format!("   Preview of {n}, {total} {}:", if total == 1 { "line" } else { "lines" }));
-    lines.extend(text.split('\n').take(most).map(|l| format!("     {}", inert(l))));
+    lines.extend(text.split('\n').take(most).map(|l| format!("     {}", preview_line(l))));
     if total > most {
         lines.push(format!("   {} more lines of preview {n}: p {n} reads it all.", total - most));
     }
+}
+
+/// A preview line as it may be printed: unlike [`inert`], its indentation and inner spacing are
+/// kept (Python's blocks, a YAML file's nesting, an aligned mock-up), a tab as four spaces as
+/// the form shows it; other controls become spaces.
+fn preview_line(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '\t' => out.push_str("    "),
+            c if c.is_control() => out.push(' '),
+            c => out.push(c),
+        }
+    }
+    out.truncate(out.trim_end().len());
+    out
 }
 
 /// The whole preview of option `n` of the question showing (the `p` command).

@@ -58,3 +58,16 @@ fn p_and_a_number_reads_a_whole_preview_and_changes_nothing() {
     }
     assert_eq!(result["details"]["answers"]["cfg"]["values"], json!(["env"]), "the reads chose nothing");
 }
+
+/// A preview of code keeps its indentation and inner spacing when said line by line (Python's
+/// blocks mean something), a tab as four spaces; controls still come out as spaces.
+#[test]
+fn a_preview_keeps_its_indentation_and_spacing() {
+    let code = "def f(x):\n    if x:\n\treturn  1\n  a\u{7}  b  ";
+    let form = json!({"questions":[{"id":"c","label":"Code","type":"preview","prompt":"Which?","options":[
+        {"value":"f","label":"F","preview":code}]}]});
+    let (_, said) = answered(opened_on(&form), &["q"]);
+    let expected =
+        "   Preview of 1, 4 lines:\n     def f(x):\n         if x:\n         return  1\n       a   b\n";
+    assert!(said.contains(expected), "{said}");
+}
