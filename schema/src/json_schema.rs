@@ -53,7 +53,9 @@ struct AskOption {
     label: String,
     /// Extra line under the option.
     description: Option<String>,
-    /// Preview pane text; required on every option of a preview question.
+    #[schemars(
+        description = "Preview pane text (code, config, a mock-up), shown as written in a pane about 45 columns wide beside the options (longer lines wrap); required on every option of a preview question."
+    )]
     preview: Option<String>,
 }
 
