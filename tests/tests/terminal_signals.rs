@@ -203,3 +203,32 @@ fn a_form_whose_starter_is_killed_ends_by_itself_and_stays_resumable() {
     assert_eq!(resumed.json()["details"]["answers"]["db"]["values"], json!(["sqlite"]));
     drop(pty);
 }
+
+/// A form whose starter has ended but which still has the terminal (no job-control shell took
+/// it back) ignores SIGTSTP: stopped, nobody would ever continue it, and the person at the
+/// terminal would face a frozen form. It stays on and answers keys.
+#[test]
+fn a_form_whose_starter_ended_ignores_a_stop() {
+    let sb = Sandbox::new();
+    sb.file("p.json", PAYLOAD);
+    // No job control here: every process stays in the terminal's foreground group. (The
+    // outer shell's "Killed" goes to a file, not over the form.)
+    let script = format!(
+        "exec 2> outer.err; sh -c 'echo $$ > starter; \"{}\" ask p.json --id kept > out.json; true'; sleep 30",
+        bin().display()
+    );
+    let mut pty = Pty::spawn(&sb, &script, 80, 24);
+    pty.wait_for("Which database?");
+    let starter = std::fs::read_to_string(sb.path("starter")).unwrap();
+    kill("KILL", starter.trim().parse().unwrap());
+    let held = sb.run(&["resume", "kept"]).stderr;
+    let pid: u32 = held.split("(pid ").nth(1).and_then(|r| r.split(')').next()).unwrap().parse().unwrap();
+    kill("TSTP", pid);
+    std::thread::sleep(std::time::Duration::from_millis(600));
+    assert_ne!(process_state(pid), 'T', "stopped with nobody left to continue it");
+    pty.send("2");
+    pty.wait_for("Which extras?");
+    assert_eq!(pty.modes(), (true, true, true), "still the form's terminal");
+    kill("TERM", pid);
+    let _ = pty.child.kill(); // the outer shell's sleep
+}

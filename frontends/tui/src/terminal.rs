@@ -206,6 +206,11 @@ impl LiveTerminal {
             return Ok(Input::Signal);
         }
         if self.suspend.swap(false, Ordering::SeqCst) {
+            // With its starter gone nobody is left to continue a stopped form: the stop is
+            // ignored, as the kernel ignores a terminal's stop signals in an orphaned group.
+            if rustix::process::getppid() != self.parent {
+                return Ok(if self.abandoned() { Input::Abandoned } else { Input::Nothing });
+            }
             // The shell gets its terminal back as it was, as from any program that stops.
             let kitty = KITTY_PUSHED.load(Ordering::SeqCst);
             restore();
