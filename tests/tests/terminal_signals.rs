@@ -232,3 +232,26 @@ fn a_form_whose_starter_ended_ignores_a_stop() {
     kill("TERM", pid);
     let _ = pty.child.kill(); // the outer shell's sleep
 }
+
+/// Another program writes over the form (a shell's "Killed", a background job's output): Ctrl+L
+/// draws every cell again, as in most terminal programs, and changes no answer.
+#[test]
+fn ctrl_l_draws_the_form_whole_after_another_program_wrote_over_it() {
+    let sb = Sandbox::new();
+    let mut pty = start(&sb, 80, 24);
+    pty.send("2");
+    pty.wait_for("Which extras?");
+    std::fs::write(pty.tty_name(), "\x1b[2J\x1b[5;3HSCRIBBLED\r\n\r\n").unwrap();
+    pty.wait_until("the scribble shows", |p| p.screen().contains("SCRIBBLED"));
+    pty.send("\x0c");
+    pty.wait_until("the form drawn whole", |p| {
+        !p.screen().contains("SCRIBBLED")
+            && p.screen().contains("Which extras?")
+            && p.screen().contains("[ ] Lint")
+    });
+    pty.send("1");
+    pty.send(TAB);
+    pty.submit_on_the_review();
+    assert_eq!(pty.wait_exit(), 0);
+    assert_eq!(sb.out()["content"][0]["text"], "Database: SQLite\nExtras: CI");
+}

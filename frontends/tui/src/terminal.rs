@@ -245,6 +245,17 @@ impl LiveTerminal {
             let (w, h) = crate::drawn_size(w, h);
             let _ = self.terminal.resize(tuirealm::ratatui::layout::Rect::new(0, 0, w, h));
         }
+        // Ctrl+L draws every cell again, as in most terminal programs: another program's output
+        // (a shell's job notice, a background job) can scribble over the form. The key still
+        // goes to the flow like any other (a keymap may bind it).
+        if let crossterm::event::Event::Key(k) = &event
+            && k.is_press()
+            && k.code == crossterm::event::KeyCode::Char('l')
+            && k.modifiers == crossterm::event::KeyModifiers::CONTROL
+        {
+            self.forget_frame()?;
+            return Ok(self.screen.on(event).map_or(Input::Resumed, Input::Event));
+        }
         Ok(self.screen.on(event).map_or(Input::Nothing, Input::Event))
     }
 }
@@ -305,6 +316,12 @@ impl LiveTerminal {
         // frame, so the next draw sends every cell. (`Terminal::clear` would ask the terminal
         // where its cursor is, and wait for keys typed meanwhile to be read past.)
         self.terminal.hide_cursor()?;
+        self.forget_frame()
+    }
+
+    /// Makes the next frame draw every cell, at the size the terminal has now: a resize (even to
+    /// the same size) clears the viewport and forgets the last frame.
+    fn forget_frame(&mut self) -> io::Result<()> {
         let (w, h) = crossterm::terminal::size().unwrap_or((80, 24));
         let (w, h) = crate::drawn_size(w, h);
         self.terminal.resize(tuirealm::ratatui::layout::Rect::new(0, 0, w, h))?;
