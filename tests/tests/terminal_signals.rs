@@ -219,10 +219,11 @@ fn a_form_whose_starter_ended_ignores_a_stop() {
     );
     let mut pty = Pty::spawn(&sb, &script, 80, 24);
     pty.wait_for("Which database?");
-    let starter = std::fs::read_to_string(sb.path("starter")).unwrap();
-    kill("KILL", starter.trim().parse().unwrap());
-    let held = sb.run(&["resume", "kept"]).stderr;
-    let pid: u32 = held.split("(pid ").nth(1).and_then(|r| r.split(')').next()).unwrap().parse().unwrap();
+    let starter: u32 = std::fs::read_to_string(sb.path("starter")).unwrap().trim().parse().unwrap();
+    // The form is the starter's only child.
+    let children = std::fs::read_to_string(format!("/proc/{starter}/task/{starter}/children")).unwrap();
+    let pid: u32 = children.trim().parse().unwrap();
+    kill("KILL", starter);
     kill("TSTP", pid);
     std::thread::sleep(std::time::Duration::from_millis(600));
     assert_ne!(process_state(pid), 'T', "stopped with nobody left to continue it");
