@@ -166,3 +166,29 @@ fn continued(raw: &str, width: usize) -> Vec<Line<'static>> {
     }
     out
 }
+
+#[cfg(test)]
+mod tests {
+    /// The rows `continued` gives, as text.
+    fn rows(raw: &str, width: usize) -> Vec<String> {
+        super::continued(raw, width)
+            .iter()
+            .map(|l| l.spans.iter().map(|s| s.content.as_ref()).collect())
+            .collect()
+    }
+
+    /// A wrapped line goes on in rows as wide as the pane less its indentation and the marker;
+    /// an indentation deeper than half the pane counts as half, so the rest keeps room; a pane
+    /// too narrow for the marker and eight cells wraps at its margin.
+    #[test]
+    fn continued_rows_hang_under_the_indentation_within_the_pane() {
+        let indented = format!("{}aaaa bbbb cccc dddd eeee ffff gggg", " ".repeat(8));
+        assert_eq!(
+            rows(&indented, 20),
+            ["        aaaa bbbb", "        ↪ cccc dddd", "        ↪ eeee ffff", "        ↪ gggg"]
+        );
+        let deep = format!("{}aaaa bbbb cccc", " ".repeat(16));
+        assert_eq!(rows(&deep, 20), ["                aaaa", "          ↪ bbbb", "          ↪ cccc"]);
+        assert_eq!(rows("aaaa bbbb cccc", 9), ["aaaa bbbb", "cccc"]);
+    }
+}
