@@ -266,7 +266,19 @@ async fn a_retry_gets_answers_only_for_the_form_it_was_asked_with() {
     };
     let mut other = payload();
     other["questions"][0]["prompt"] = json!("Which database, really?");
-    for (form, state) in [(other, id.as_str()), (payload(), "mcp-never-asked")] {
+    // The same questions in flows this server did not ask: a terminal's `ask`, another session's.
+    let same_form = ask_schema::validate(&payload(), ask_schema::FormSource::Tool).unwrap();
+    for (flow, command, session) in [("ask-flow", "ask", "default"), ("mcp-elsewhere", "mcp", "elsewhere")] {
+        let record = ask_storage::FlowRecord::new(flow, command, session, 0);
+        let store = Store::open(&s.store_path()).unwrap();
+        store.create_flow(&record, &ask_engine::Event::opened(same_form.clone())).unwrap();
+    }
+    for (form, state) in [
+        (other, id.as_str()),
+        (payload(), "mcp-never-asked"),
+        (payload(), "ask-flow"),
+        (payload(), "mcp-elsewhere"),
+    ] {
         let error = retry(form, state).await.unwrap_err().to_string();
         assert!(error.contains("names no form this server asked"), "{state}: {error}");
     }
@@ -274,7 +286,7 @@ async fn a_retry_gets_answers_only_for_the_form_it_was_asked_with() {
     assert_eq!(details(&again), answered, "the answered call's own retry");
     assert_eq!(
         Store::open(&s.store_path()).unwrap().flows().unwrap().len(),
-        1,
+        3,
         "nothing recorded for the others"
     );
 }
