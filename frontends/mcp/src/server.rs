@@ -238,18 +238,19 @@ impl AskServer {
     /// Whether `id` is a flow this server (in this session) asked `form` under: recorded as an
     /// `mcp` flow of that form, or not recorded yet but its payload stored with that id.
     fn issued_here(&self, id: &str, form: &Form) -> Result<bool, ErrorData> {
-        let session = &self.options.session;
         if let Some(record) = self.store.flow(id).map_err(internal)? {
-            let same = record.command == "mcp" && record.session == *session;
-            return Ok(same && FlowState::replay(&self.store.events(id).map_err(internal)?).form() == form);
+            return self.recorded_here(&record, form);
         }
-        let payloads = self.store.payloads(session).map_err(internal)?;
+        let payloads = self.store.payloads(&self.options.session).map_err(internal)?;
         Ok(payloads.iter().rev().any(|p| {
             p.flow_id.as_deref() == Some(id)
                 && ask_schema::validate_text(p.params.get(), FormSource::Tool).is_ok_and(|f| f == *form)
         }))
     }
 }
+
+/// The command recorded for the flows this server opens (`log list` shows it).
+pub(crate) const COMMAND: &str = "mcp";
 
 /// The key of the form in an `input_required` result's requests.
 const FORM_INPUT: &str = "form";
@@ -263,7 +264,7 @@ pub(crate) fn opening(form: Arc<Form>, settings: ask_engine::Settings, notices: 
     Event::FlowOpened {
         form,
         settings: Box::new(settings),
-        origin: Origin { source: FormSource::Tool, command: "mcp".to_owned() },
+        origin: Origin { source: FormSource::Tool, command: COMMAND.to_owned() },
         size: Size::default(),
         notices,
     }
@@ -278,7 +279,7 @@ fn run_headless(
     events: Vec<Event>,
 ) -> Result<ToolResult, ErrorData> {
     let opened = opening(form, elicit::settings(), Vec::new());
-    let mut flow = DurableFlow::start(store, &FlowRecord::new(id, "mcp", session, now_ms()), opened)
+    let mut flow = DurableFlow::start(store, &FlowRecord::new(id, COMMAND, session, now_ms()), opened)
         .map_err(internal)?;
     for event in events {
         flow.push(event).map_err(internal)?;

@@ -13,7 +13,7 @@ use rmcp::service::RequestContext;
 use rmcp::{ErrorData, RoleServer};
 
 use crate::present;
-use crate::server::{AskServer, internal, opening};
+use crate::server::{AskServer, COMMAND, internal, opening};
 
 impl AskServer {
     /// A flow recorded for this form whose result no call has returned yet: a call that ended
@@ -32,20 +32,26 @@ impl AskServer {
         for owed in self.store.owed().map_err(internal)?.into_iter().filter(|o| o.form_hash == hash) {
             let id = owed.id;
             match self.store.flow(&id).map_err(internal)? {
-                Some(record) if record.session == self.options.session => {}
-                Some(_) => continue,
+                Some(record) if self.recorded_here(&record, form)? => {
+                    tracing::info!(flow = %id, "a form left open is picked up");
+                    return Ok(Some(id));
+                }
+                Some(_) => {}
                 None => {
                     let _ = self.store.settle(&id); // pruned since
-                    continue;
                 }
-            }
-            let state = FlowState::replay(&self.store.events(&id).map_err(internal)?);
-            if state.is_opened() && state.form() == form {
-                tracing::info!(flow = %id, "a form left open is picked up");
-                return Ok(Some(id));
             }
         }
         Ok(None)
+    }
+
+    /// Whether `record` is a flow this server recorded in its session, opened on `form`.
+    pub(crate) fn recorded_here(&self, record: &FlowRecord, form: &Form) -> Result<bool, ErrorData> {
+        if record.command != COMMAND || record.session != self.options.session {
+            return Ok(false);
+        }
+        let state = FlowState::replay(&self.store.events(&record.id).map_err(internal)?);
+        Ok(state.is_opened() && state.form() == form)
     }
 
     /// Records a flow other processes can open (`attach`), with nobody holding it yet.
@@ -54,7 +60,7 @@ impl AskServer {
         self.off_workers(move |s| {
             let loaded = s.settings();
             let opened = opening(form, loaded.settings, loaded.notices);
-            let record = FlowRecord::new(id, "mcp", s.options.session.clone(), now_ms());
+            let record = FlowRecord::new(id, COMMAND, s.options.session.clone(), now_ms());
             s.store.create_owed_flow(&record, &opened, now_ms()).map_err(internal)
         })
         .await?

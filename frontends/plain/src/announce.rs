@@ -8,8 +8,7 @@ use ask_schema::QuestionType;
 
 /// Payload or typed text as it may be printed: controls become spaces, one line.
 pub fn inert(text: &str) -> String {
-    let t: String = text.chars().map(|c| if c.is_control() { ' ' } else { c }).collect();
-    t.split_whitespace().collect::<Vec<_>>().join(" ")
+    preview_line(text).split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
 /// Preview lines said with the question; `p` and the number says the rest.
@@ -26,8 +25,8 @@ fn preview(lines: &mut Vec<String>, n: usize, text: &str, most: usize) {
     }
 }
 
-/// A preview line as it may be printed: unlike [`inert`], its indentation and inner spacing are
-/// kept (Python's blocks, a YAML file's nesting, an aligned mock-up), a tab as four spaces as
+/// A preview line as it may be printed: its indentation and inner spacing are kept (what
+/// [`inert`] then collapses) (Python's blocks, a YAML file's nesting, an aligned mock-up), a tab as four spaces as
 /// the form shows it; other controls become spaces.
 fn preview_line(text: &str) -> String {
     let mut out = String::with_capacity(text.len());

@@ -248,10 +248,9 @@ impl LiveTerminal {
         // Ctrl+L draws every cell again, as in most terminal programs: another program's output
         // (a shell's job notice, a background job) can scribble over the form. The key still
         // goes to the flow like any other (a keymap may bind it).
+        let redraw = ask_engine::KeyPress::new(ask_engine::KeyCode::Char('l'), ask_engine::Modifiers::CTRL);
         if let crossterm::event::Event::Key(k) = &event
-            && k.is_press()
-            && k.code == crossterm::event::KeyCode::Char('l')
-            && k.modifiers == crossterm::event::KeyModifiers::CONTROL
+            && crate::input::key_press(k) == Some(redraw)
         {
             self.forget_frame()?;
             return Ok(self.screen.on(event).map_or(Input::Resumed, Input::Event));
