@@ -256,3 +256,50 @@ fn ctrl_l_draws_the_form_whole_after_another_program_wrote_over_it() {
     assert_eq!(pty.wait_exit(), 0);
     assert_eq!(sb.out()["content"][0]["text"], "Database: SQLite\nExtras: CI");
 }
+
+/// Job control as a person at a shell uses it. Stopped, the form gives the terminal back and
+/// the shell says so. `bg` continues it in the background, where taking the terminal stops it
+/// again (SIGTTOU) before it writes anything over the shell. `fg` brings it back drawn whole,
+/// with its answers.
+#[test]
+fn a_stopped_form_waits_through_bg_and_comes_back_with_fg() {
+    let sb = Sandbox::new();
+    sb.file("p.json", PAYLOAD);
+    let mut shell = portable_pty::CommandBuilder::new("bash");
+    shell.args(["--norc", "--noprofile", "-i"]);
+    let mut pty = Pty::spawn_command(&sb, shell, 80, 24, &[("PS1", "$ ")]);
+    let bash = pty.child.process_id().unwrap();
+    pty.send(&format!("\"{}\" ask p.json --id job > out.json\r", bin().display()));
+    pty.wait_for("Which database?");
+    pty.send("\x1b[B");
+    pty.wait_until("the cursor on SQLite", |p| p.screen().contains("❯ 2. SQLite"));
+    let children = std::fs::read_to_string(format!("/proc/{bash}/task/{bash}/children")).unwrap();
+    let pid: u32 = children.trim().parse().unwrap();
+
+    kill("TSTP", pid);
+    pty.wait_for("Stopped");
+    // (Bracketed paste is left out: bash's readline turns it on for its own prompt.)
+    let shell_screen = |p: &Pty| (p.modes().0, p.modes().2) == (false, false);
+    assert!(shell_screen(&pty), "the terminal given back to the shell");
+    pty.send("bg\r");
+    pty.wait_until("stopped again in the background", |p| {
+        process_state(pid) == 'T' && p.screen().contains("bg")
+    });
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    assert_eq!(process_state(pid), 'T', "taking the terminal from the background must stop it");
+    assert!(shell_screen(&pty), "nothing of the form's written over the shell");
+    assert!(!pty.screen().contains("Which database?"), "{}", pty.screen());
+
+    pty.send("fg\r");
+    pty.wait_until("the form drawn whole again", |p| {
+        p.modes() == (true, true, true) && p.screen().contains("❯ 2. SQLite")
+    });
+    pty.send("\r");
+    pty.wait_for("Which extras?");
+    pty.send("1");
+    pty.send(TAB);
+    pty.submit_on_the_review();
+    pty.wait_until("the form ended", |_| !std::path::Path::new(&format!("/proc/{pid}")).exists());
+    assert_eq!(sb.out()["content"][0]["text"], "Database: SQLite\nExtras: CI");
+    drop(pty);
+}
