@@ -113,15 +113,25 @@ fn wrapping_preview(described: bool) -> Value {
     raw
 }
 
-/// The rows inside the preview pane's border, trailing spaces trimmed.
+/// The rows inside the preview pane's border and the column of room on either side of it,
+/// trailing spaces trimmed.
 fn preview_pane(frame: &str) -> Vec<String> {
     frame
         .lines()
         .skip_while(|l| !l.starts_with('┌'))
         .skip(1)
         .take_while(|l| !l.starts_with('└'))
-        .map(|l| l.trim_start_matches('│').trim_end().trim_end_matches('│').trim_end().to_owned())
+        .map(|l| {
+            let inside = l.strip_prefix("│ ").expect("a column of room after the border");
+            inside.trim_end().trim_end_matches('│').trim_end().to_owned()
+        })
         .collect()
+}
+
+/// How many columns the preview's text has in a stacked pane: the frame's width less the two
+/// borders and the column of room inside each.
+fn text_width(frame: &str) -> usize {
+    frame.lines().find(|l| l.starts_with('┌')).map_or(0, |l| l.chars().count() - 4)
 }
 
 /// The pane as laying out the whole preview would show it: every row of every line, then the
@@ -163,7 +173,7 @@ fn a_preview_whose_lines_wrap_pages_to_its_end(
     for pages in 0..=6 {
         let frame = draw(&raw, FormSource::Tool, &"pageDown\n".repeat(pages), width, height);
         let pane = preview_pane(&frame);
-        let inner = frame.lines().find(|l| l.starts_with('┌')).map_or(0, |l| l.chars().count() - 2);
+        let inner = text_width(&frame);
         assert_eq!(
             pane,
             preview_oracle(&raw, inner, pane.len(), (10 * pages).min(45)),
@@ -195,7 +205,7 @@ fn paging_back_after_paging_past_the_preview_end_moves_at_once(
     // A whole page (10 lines) up from the first line the last page is drawn from: not one line
     // short of it, as when a page that starts on a line's first row is taken for a cut line.
     let (end_pane, up_pane) = (preview_pane(end), preview_pane(up));
-    let inner = end.lines().find(|l| l.starts_with('┌')).map_or(0, |l| l.chars().count() - 2);
+    let inner = text_width(end);
     let oracle = |line| preview_oracle(&raw, inner, end_pane.len(), line);
     let first = (0..=45).find(|&line| oracle(line) == end_pane).expect("the last page is some line's");
     assert_eq!(up_pane, oracle(first.saturating_sub(10)), "{end}\n{up}");
@@ -320,8 +330,8 @@ fn far_into_a_long_preview_the_pane_shows_the_right_lines() {
     // 150 PageDowns: line 1501 of the text, which starts with the wide line and the tab line:
     // `line 1499`.
     assert!(paged.contains("from line 1501"), "{paged}");
-    assert!(paged.contains("│line 1499 "), "{paged}");
-    assert!(!paged.contains("│line 1498 "), "{paged}");
+    assert!(paged.contains("│ line 1499 "), "{paged}");
+    assert!(!paged.contains("│ line 1498 "), "{paged}");
     let end = draw(&raw, FormSource::Tool, &"pageDown\n".repeat(400), 100, 20);
     assert!(end.contains("line 3000") && !end.contains("more below"), "{end}");
 }

@@ -194,10 +194,10 @@ fn a_wrapped_preview_line_goes_on_under_its_indentation_after_a_dim_marker() {
     assert_eq!(
         pane,
         [
-            "│fn main() {                           │",
-            "│    return compute(alpha, beta, gamma,│",
-            "│    ⟨darkgray|↪ ⟩delta);                         │",
-            "│}                                     │",
+            "│ fn main() {                          │",
+            "│     return compute(alpha, beta,      │",
+            "│     ⟨darkgray|↪ ⟩gamma, delta);                 │",
+            "│ }                                    │",
         ],
         "{f}"
     );

@@ -6,7 +6,7 @@ use tuirealm::ratatui::Frame;
 use tuirealm::ratatui::layout::Rect;
 use tuirealm::ratatui::style::Style;
 use tuirealm::ratatui::text::{Line, Span};
-use tuirealm::ratatui::widgets::Block;
+use tuirealm::ratatui::widgets::{Block, Padding};
 
 use super::lines::Lines;
 use crate::style;
@@ -16,9 +16,12 @@ use crate::text::{MAX_LINES, sanitize, shown, wrap_hanging};
 /// (see `preview_window`).
 pub fn render(frame: &mut Frame, area: Rect, p: &PreviewView, scroll: usize) -> Option<usize> {
     let title = format!(" {} ", sanitize(shown(&p.label, area.width as usize, 1), false));
-    let inner = Block::bordered().inner(area);
+    // A column of room on either side inside the border: code and mock-ups read as themselves,
+    // not as part of the frame.
+    let bordered = || Block::bordered().padding(Padding::horizontal(1));
+    let inner = bordered().inner(area);
     let (body, position, clamped) = preview_window(p, inner.width as usize, inner.height as usize, scroll);
-    let mut block = Block::bordered().title(Span::styled(title, style::bold()));
+    let mut block = bordered().title(Span::styled(title, style::bold()));
     if let Some(position) = position {
         block = block.title_bottom(Line::from(Span::styled(position, style::dim())).right_aligned());
     }
