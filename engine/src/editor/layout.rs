@@ -191,7 +191,7 @@ mod tests {
     /// Texts of short lines, long lines, blank lines, runs of spaces and wide characters, with a
     /// cursor on one of their grapheme boundaries.
     fn text_and_cursor() -> impl Strategy<Value = (String, usize)> {
-        "([a-z]{1,7}|世界|  |\\n|\\n\\n| ){0,60}".prop_flat_map(|text| {
+        "([a-z]{1,7}|世界|  |\\n|\\n\\n| |[a-z]{1,3}[+/.(-][a-z]{1,9}){0,60}".prop_flat_map(|text| {
             let ends: Vec<usize> = text.grapheme_indices(true).map(|(i, _)| i).chain([text.len()]).collect();
             (Just(text), prop::sample::select(ends))
         })
@@ -282,6 +282,11 @@ mod tests {
         // A pasted tab is shown as four spaces; in a narrower editor it overflows its row
         // rather than leave an empty row above it.
         assert_eq!(layout("\tx", 0, 3).0, lines(&["    ", "x"]));
+        // Rows break at every word boundary, punctuation too, unlike the frontend's wrapping of
+        // other text (`ask_tui::text::wrap` keeps `Ctrl+C` whole). This rule moves the cursor for
+        // Up and Down in the fold, so a stored log replays to the answer it was typed as only
+        // while it stays as it was.
+        assert_eq!(layout("press Ctrl+C now", 0, 10).0, lines(&["press Ctrl", "+C now"]));
     }
 
     #[test]

@@ -266,8 +266,8 @@ fn spec9_tiny_terminal_frame_says_enlarge() {
         &["--frame-out", frame.to_str().unwrap(), "--size", "1x1"],
     );
     assert_eq!(r.code, 4);
-    // 1×1 has room for one letter of the message; a slightly larger one says it all.
-    assert_eq!(std::fs::read_to_string(&frame).unwrap().trim_end(), "E");
+    // 1×1 has room for one letter of the shortest message ("Needs 24×7"); a larger one says it all.
+    assert_eq!(std::fs::read_to_string(&frame).unwrap().trim_end(), "N");
     let r =
         ask(&payload().to_string(), "", None, &["--frame-out", frame.to_str().unwrap(), "--size", "40x4"]);
     assert_eq!(r.code, 4);

@@ -44,13 +44,20 @@ pub fn put_lines(frame: &mut Frame, area: Rect, lines: &[tuirealm::ratatui::text
 }
 
 /// The message shown on a terminal too small to draw the form: the size it needs, and that the
-/// keys that leave still work, wrapped to whatever width there is (issue 12.15).
+/// keys that leave still work, wrapped to whatever width there is (issue 12.15). Where the whole
+/// sentence would not fit, a shorter one that does says the same, down to the size it needs.
 pub fn too_small(frame: &mut Frame, area: Rect) {
-    let text = format!(
-        "Enlarge the terminal to at least {MIN_WIDTH}×{MIN_HEIGHT}; it is {}×{}. Esc or Ctrl+C still leave.",
-        area.width, area.height
-    );
-    let lines: Vec<Line> =
-        crate::text::wrap(&text, area.width as usize).iter().cloned().map(Line::from).collect();
+    let (w, h) = (area.width, area.height);
+    let texts = [
+        format!(
+            "Enlarge the terminal to at least {MIN_WIDTH}×{MIN_HEIGHT}; it is {w}×{h}. Esc or Ctrl+C still leave."
+        ),
+        format!("Too small: {w}×{h}, needs {MIN_WIDTH}×{MIN_HEIGHT}. Esc leaves."),
+        format!("Needs {MIN_WIDTH}×{MIN_HEIGHT}"),
+    ];
+    let wrapped = |text: &String| crate::text::wrap(text, usize::from(w));
+    let rows = texts.iter().map(wrapped).find(|rows| rows.len() <= usize::from(h));
+    let rows = rows.unwrap_or_else(|| wrapped(&texts[2]));
+    let lines: Vec<Line> = rows.iter().cloned().map(Line::from).collect();
     put_lines(frame, area, &lines);
 }
