@@ -289,6 +289,10 @@ mod tests {
     #[test]
     fn wrap_counts_wide_characters_as_two_cells() {
         assert_eq!(*wrap("世界世界世", 4), ["世界", "世界", "世"]);
+        // Text in wide characters runs without spaces: a row breaks between its words.
+        assert_eq!(*wrap("ok 世界世", 7), ["ok 世界", "世"]);
+        // A token exactly a row wide stays whole, though it takes more bytes than cells.
+        assert_eq!(*wrap("x a-é", 3), ["x", "a-é"]);
     }
 
     #[test]
