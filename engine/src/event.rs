@@ -124,12 +124,15 @@ pub enum Event {
         /// The text line (0-based) the scroll position moves back to.
         line: usize,
     },
-    /// An open editor was drawn wrapping its text at a width other than the one last recorded.
-    /// Only the frontend knows how wide the editor is (the question's layout decides it); from
-    /// here on Up and Down in an editor move by the rows drawn at this width.
+    /// An open editor was drawn wrapping its text at a width, or by a rule, other than the one
+    /// last recorded. Only the frontend knows how wide the editor is (the question's layout
+    /// decides it); from here on Up and Down in an editor move by the rows drawn so.
     EditorWrapped {
         /// The editor's width in cells.
         width: u16,
+        /// Where its rows break ([`crate::editor::Breaks::Words`] in logs older than the rule).
+        #[serde(default)]
+        breaks: crate::editor::Breaks,
     },
 }
 

@@ -3,6 +3,7 @@
 
 mod common;
 
+use ask_engine::editor::Breaks;
 use ask_engine::{Event, FlowState, KeyPress, Settings, Size, SummaryEdge};
 use ask_schema::QuestionType;
 use proptest::prelude::*;
@@ -87,7 +88,9 @@ fn event() -> impl Strategy<Value = Event> {
         1 => Just(Event::FlowResumed),
         1 => prop::sample::select(vec![SummaryEdge::Top, SummaryEdge::End]).prop_map(|edge| Event::SummaryClamped { edge }),
         1 => (0..40usize).prop_map(|line| Event::PreviewClamped { line }),
-        1 => (0..120u16).prop_map(|width| Event::EditorWrapped { width }),
+        1 => (0..120u16, any::<bool>()).prop_map(|(width, spaces)| {
+            Event::EditorWrapped { width, breaks: if spaces { Breaks::Spaces } else { Breaks::Words } }
+        }),
         1 => (any::<bool>(), any::<bool>(), any::<bool>()).prop_map(|(a, b, c)| {
             let mut settings = Settings::default();
             settings.behaviour.auto_submit_when_answered_without_notes = a;

@@ -1,6 +1,7 @@
 //! Everything an older ask-user wrote must keep opening and replaying to the same result.
 #![allow(clippy::unwrap_used, clippy::expect_used)] // tests fail loudly by design
 
+use ask_engine::editor::Breaks;
 use ask_engine::{Action, Event, FlowState, KeyPress, Settings, SummaryEdge, Toggle};
 use ask_storage::Store;
 use ask_storage::log_file::{LogFileError, import};
@@ -153,7 +154,7 @@ fn version_4_is_written_only_for_the_events_it_adds(#[case] event: Event, #[case
 /// kinds read as those kinds.
 #[test]
 fn version_5_is_written_only_for_the_event_it_adds() {
-    let wrapped = Event::EditorWrapped { width: 71 };
+    let wrapped = Event::EditorWrapped { width: 71, breaks: Breaks::Words };
     let line = r#"{"type":"EditorWrapped","width":71,"v":5}"#;
     assert_eq!(String::from_utf8(encode(&wrapped).unwrap()).unwrap(), line);
     assert_eq!(decode(line.as_bytes()).unwrap(), wrapped);
@@ -172,9 +173,34 @@ fn version_5_is_written_only_for_the_event_it_adds() {
     }
 }
 
+/// Version 6 adds the rule an editor's rows broke by: only an editor drawn with rows broken at
+/// spaces is written as version 6, so a build that reads version 5 reads every flow whose
+/// editors were drawn by the older rule, and a version-5 `EditorWrapped` (which names no rule)
+/// reads as rows broken at every word boundary: a stored log replays to the answers it was
+/// typed as.
+#[test]
+fn version_6_is_written_only_for_an_editor_wrapped_at_spaces() {
+    let spaced = Event::EditorWrapped { width: 71, breaks: Breaks::Spaces };
+    let line = r#"{"type":"EditorWrapped","width":71,"breaks":"spaces","v":6}"#;
+    assert_eq!(String::from_utf8(encode(&spaced).unwrap()).unwrap(), line);
+    assert_eq!(decode(line.as_bytes()).unwrap(), spaced);
+    let by_words = Event::EditorWrapped { width: 71, breaks: Breaks::Words };
+    assert_eq!(decode(br#"{"type":"EditorWrapped","width":71,"breaks":"words","v":6}"#).unwrap(), by_words);
+    assert_eq!(decode(br#"{"type":"EditorWrapped","width":71,"v":5}"#).unwrap(), by_words);
+    let key = Event::key(ask_engine::KeyPress::parse("up").unwrap());
+    assert_eq!(decode(br#"{"type":"KeyPressed","key":"up","v":6}"#).unwrap(), key);
+    assert!(String::from_utf8(encode(&key).unwrap()).unwrap().ends_with(r#","v":3}"#));
+    for bad in [
+        r#"{"type":"EditorWrapped","breaks":"spaces","v":6}"#,
+        r#"{"type":"EditorWrapped","width":70000,"breaks":"spaces","v":6}"#,
+    ] {
+        assert!(matches!(decode(bad.as_bytes()), Err(DecodeError::Malformed(_))), "{bad}");
+    }
+}
+
 #[rstest]
 #[case::newer(br#"{"v":99,"type":"KeyPressed","key":"down"}"#.as_slice(), DecodeError::Newer(99))]
-#[case::next(br#"{"v":6,"type":"KeyPressed","key":"down"}"#.as_slice(), DecodeError::Newer(6))]
+#[case::next(br#"{"v":7,"type":"KeyPressed","key":"down"}"#.as_slice(), DecodeError::Newer(7))]
 fn newer_event_versions_are_refused_by_name(#[case] line: &[u8], #[case] expected: DecodeError) {
     let err = decode(line).unwrap_err();
     assert_eq!(err, expected);

@@ -53,7 +53,10 @@ fn event() -> impl Strategy<Value = Event> {
         1 => (1..200u16, 1..60u16).prop_map(|(width, height)| Event::TerminalResized { size: Size { width, height } }),
         1 => any::<bool>().prop_map(|end| Event::SummaryClamped { edge: if end { SummaryEdge::End } else { SummaryEdge::Top } }),
         1 => (0..40usize).prop_map(|line| Event::PreviewClamped { line }),
-        1 => (0..120u16).prop_map(|width| Event::EditorWrapped { width }),
+        1 => (0..120u16, any::<bool>()).prop_map(|(width, spaces)| Event::EditorWrapped {
+            width,
+            breaks: if spaces { ask_engine::editor::Breaks::Spaces } else { ask_engine::editor::Breaks::Words },
+        }),
         1 => any::<bool>().prop_map(|on| {
             let mut settings = Settings::default();
             settings.behaviour.auto_submit_when_answered_without_notes = on;

@@ -158,7 +158,12 @@ fn log_list_show_export_and_deterministic_replay() {
     // a live terminal at the flow's size does (80 columns, less the multi row's indent).
     assert_eq!(
         &lines[1..5],
-        ["    1  key 2", "    2  paste \"x\"", "    3  editor drawn 71 cells wide", "    4  key esc"]
+        [
+            "    1  key 2",
+            "    2  paste \"x\"",
+            "    3  editor drawn 71 cells wide, rows broken at spaces",
+            "    4  key esc"
+        ]
     );
     let out = sb.path("f1.jsonl");
     assert_eq!(sb.run(&["log", "export", "f1", "-o", s(&out)]).code, 0);

@@ -71,9 +71,9 @@ fn up_and_down_move_between_the_rows_of_a_wrapped_answer() {
     let exported = sb.path("flow.jsonl");
     assert_eq!(sb.run(&["log", "export", &id, "-o", exported.to_str().unwrap()]).code, 0);
     let log = std::fs::read_to_string(&exported).unwrap();
-    assert!(log.contains(r#"{"type":"EditorWrapped","width":75,"v":5}"#), "{log}");
+    assert!(log.contains(r#"{"type":"EditorWrapped","width":75,"breaks":"spaces","v":6}"#), "{log}");
     let shown = sb.run(&["log", "show", &id]).stdout;
-    assert!(shown.contains("editor drawn 75 cells wide"), "{shown}");
+    assert!(shown.contains("editor drawn 75 cells wide, rows broken at spaces"), "{shown}");
     let replayed = sb.run(&["log", "replay", exported.to_str().unwrap()]);
     assert!(replayed.stdout.contains(answer), "{}{}", replayed.stdout, replayed.stderr);
 }

@@ -4,9 +4,25 @@
 
 use std::ops::Range;
 
+use serde::{Deserialize, Serialize};
 use unicode_segmentation::UnicodeSegmentation;
 
 use crate::cells::{sanitize, width};
+
+/// Where an editor's rows may break. The fold moves the cursor for Up and Down by these rows,
+/// so each flow's log says which rule its editor was drawn with
+/// ([`crate::Event::EditorWrapped`]): a stored log replays to the answers it was typed as.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Breaks {
+    /// At every word boundary, punctuation too (`Ctrl+` / `C`): the rule of logs written
+    /// before 2026-12-07, whose `EditorWrapped` events name none.
+    #[default]
+    Words,
+    /// At spaces and between words of wide characters, as all other text wraps
+    /// ([`crate::cells::breakable`]): a token such as `Ctrl+C` that fits on a row stays whole.
+    Spaces,
+}
 
 /// Lines being filled; `at` hears of the cell each cursor position (a byte offset) lands on.
 struct Layout<F> {
@@ -53,6 +69,7 @@ fn lay_out(
     text: &str,
     lines: Range<usize>,
     max: usize,
+    breaks: Breaks,
     at: impl FnMut(usize, (usize, usize)),
 ) -> Vec<String> {
     let mut l = Layout { lines: vec![String::new()], col: 0, max: max.max(2), at };
@@ -64,7 +81,14 @@ fn lay_out(
             l.new_line();
         }
         let mut base = offset;
-        for word in para.split_word_bounds() {
+        let mut words = (breaks == Breaks::Words).then(|| para.split_word_bounds());
+        let mut spaced = (breaks == Breaks::Spaces).then(|| crate::cells::breakable(para, l.max));
+        let pieces = std::iter::from_fn(|| match (&mut words, &mut spaced) {
+            (Some(words), _) => words.next(),
+            (_, Some(spaced)) => spaced.next(),
+            (None, None) => None,
+        });
+        for word in pieces {
             let w = width(&sanitize(word, false));
             let blank = word.trim().is_empty();
             if l.col + w > l.max && l.col > 0 {
@@ -132,15 +156,27 @@ pub fn lines_near(text: &str, cursor: usize, n: usize) -> Range<usize> {
 /// scrolled to the cursor can show, as it would be laid out in the whole text. A pasted log of
 /// thousands of lines then costs each frame what the screen shows (one text line far longer
 /// than the screen is still laid out whole: its rows depend on all of it).
-pub fn layout_near(text: &str, cursor: usize, max: usize, rows: usize) -> (Vec<String>, (usize, usize)) {
-    layout_range(text, lines_near(text, cursor, rows), cursor, max)
+pub fn layout_near(
+    text: &str,
+    cursor: usize,
+    max: usize,
+    breaks: Breaks,
+    rows: usize,
+) -> (Vec<String>, (usize, usize)) {
+    layout_range(text, lines_near(text, cursor, rows), cursor, max, breaks)
 }
 
-fn layout_range(text: &str, lines: Range<usize>, cursor: usize, max: usize) -> (Vec<String>, (usize, usize)) {
+fn layout_range(
+    text: &str,
+    lines: Range<usize>,
+    cursor: usize,
+    max: usize,
+    breaks: Breaks,
+) -> (Vec<String>, (usize, usize)) {
     let mut cell = None;
     // Each position is told once; a cursor inside a grapheme (no buffer puts one there) is
     // never told, and shows at the start of the last row.
-    let mut rows = lay_out(text, lines, max, |offset, at| {
+    let mut rows = lay_out(text, lines, max, breaks, |offset, at| {
         if offset == cursor {
             cell = Some(at);
         }
@@ -155,13 +191,20 @@ fn layout_range(text: &str, lines: Range<usize>, cursor: usize, max: usize) -> (
 /// The cursor position one row above (`up`) or below `cursor` in `text` laid out `max` cells
 /// wide: the one nearest the cursor's column without passing it, as editors move. `None` on
 /// the first (last) row. Only the cursor's text line and the ones next to it are laid out.
-pub(super) fn row_move(text: &str, cursor: usize, max: usize, up: bool) -> Option<usize> {
-    row_move_in(text, lines_near(text, cursor, 1), cursor, max, up)
+pub(super) fn row_move(text: &str, cursor: usize, max: usize, breaks: Breaks, up: bool) -> Option<usize> {
+    row_move_in(text, lines_near(text, cursor, 1), cursor, max, breaks, up)
 }
 
-fn row_move_in(text: &str, lines: Range<usize>, cursor: usize, max: usize, up: bool) -> Option<usize> {
+fn row_move_in(
+    text: &str,
+    lines: Range<usize>,
+    cursor: usize,
+    max: usize,
+    breaks: Breaks,
+    up: bool,
+) -> Option<usize> {
     let mut cells = Vec::new();
-    lay_out(text, lines, max, |offset, at| cells.push((offset, at)));
+    lay_out(text, lines, max, breaks, |offset, at| cells.push((offset, at)));
     let (row, col) = cells.iter().find(|(o, _)| *o == cursor)?.1;
     let target = if up { row.checked_sub(1)? } else { row + 1 };
     // The last position on the target row at or left of the column; a row's positions come in
@@ -181,11 +224,20 @@ mod tests {
     use proptest::prelude::*;
     use unicode_segmentation::UnicodeSegmentation;
 
-    use super::{lay_out, layout_near, layout_range, lines_near, row_move, row_move_in};
+    use super::{Breaks, lay_out, layout_near, layout_range, lines_near, row_move, row_move_in};
 
     /// The whole text laid out: what the windowed layout and moves are held to.
+    fn layout_with(text: &str, cursor: usize, max: usize, breaks: Breaks) -> (Vec<String>, (usize, usize)) {
+        layout_range(text, 0..text.len(), cursor, max, breaks)
+    }
+
+    /// The whole text laid out with the rule of the oldest logs.
     fn layout(text: &str, cursor: usize, max: usize) -> (Vec<String>, (usize, usize)) {
-        layout_range(text, 0..text.len(), cursor, max)
+        layout_with(text, cursor, max, Breaks::Words)
+    }
+
+    fn any_breaks() -> impl Strategy<Value = Breaks> {
+        prop_oneof![Just(Breaks::Words), Just(Breaks::Spaces)]
     }
 
     /// Texts of short lines, long lines, blank lines, runs of spaces and wide characters, with a
@@ -201,9 +253,11 @@ mod tests {
         /// Every cursor position (each grapheme's start and the text's end) is told once, in
         /// order: a cursor has one cell, and a row's positions run left to right.
         #[test]
-        fn every_cursor_position_is_told_once_in_order((text, _) in text_and_cursor(), max in 2usize..12) {
+        fn every_cursor_position_is_told_once_in_order(
+            (text, _) in text_and_cursor(), max in 2usize..12, breaks in any_breaks(),
+        ) {
             let mut told = Vec::new();
-            lay_out(&text, 0..text.len(), max, |offset, _| told.push(offset));
+            lay_out(&text, 0..text.len(), max, breaks, |offset, _| told.push(offset));
             let positions: Vec<usize> = text.grapheme_indices(true).map(|(i, _)| i).chain([text.len()]).collect();
             prop_assert_eq!(told, positions);
         }
@@ -213,12 +267,12 @@ mod tests {
         /// the cursor's, or reaches the text's edge.
         #[test]
         fn the_rows_near_the_cursor_are_the_whole_texts_rows(
-            (text, cursor) in text_and_cursor(), max in 2usize..12, rows in 0usize..4,
+            (text, cursor) in text_and_cursor(), max in 2usize..12, rows in 0usize..4, breaks in any_breaks(),
         ) {
-            let (all, (row, col)) = layout(&text, cursor, max);
+            let (all, (row, col)) = layout_with(&text, cursor, max, breaks);
             let window = lines_near(&text, cursor, rows);
-            let first = layout(&text, window.start, max).1.0;
-            let (near, (near_row, near_col)) = layout_near(&text, cursor, max, rows);
+            let first = layout_with(&text, window.start, max, breaks).1.0;
+            let (near, (near_row, near_col)) = layout_near(&text, cursor, max, breaks, rows);
             prop_assert_eq!(&near[..], &all[first..first + near.len()]);
             prop_assert_eq!((near_row + first, near_col), (row, col));
             prop_assert!(near_row >= rows || first == 0);
@@ -231,20 +285,21 @@ mod tests {
         #[test]
         fn a_wider_window_lays_out_as_the_whole_text(
             (text, cursor) in text_and_cursor(), max in 2usize..12, rows in 0usize..4, more in 1usize..4,
+            breaks in any_breaks(),
         ) {
             let window = lines_near(&text, cursor, rows + more);
-            let inside = layout_near(&text[window.clone()], cursor - window.start, max, rows);
-            prop_assert_eq!(inside, layout_near(&text, cursor, max, rows));
+            let inside = layout_near(&text[window.clone()], cursor - window.start, max, breaks, rows);
+            prop_assert_eq!(inside, layout_near(&text, cursor, max, breaks, rows));
         }
 
         /// Moving a row up or down looks at the cursor's line and its neighbours only, and
         /// lands where it would in the whole text.
         #[test]
         fn a_row_move_lands_where_it_would_in_the_whole_text(
-            (text, cursor) in text_and_cursor(), max in 2usize..12, up in any::<bool>(),
+            (text, cursor) in text_and_cursor(), max in 2usize..12, up in any::<bool>(), breaks in any_breaks(),
         ) {
-            let whole = row_move_in(&text, 0..text.len(), cursor, max, up);
-            prop_assert_eq!(row_move(&text, cursor, max, up), whole);
+            let whole = row_move_in(&text, 0..text.len(), cursor, max, breaks, up);
+            prop_assert_eq!(row_move(&text, cursor, max, breaks, up), whole);
         }
     }
 
@@ -282,24 +337,34 @@ mod tests {
         // A pasted tab is shown as four spaces; in a narrower editor it overflows its row
         // rather than leave an empty row above it.
         assert_eq!(layout("\tx", 0, 3).0, lines(&["    ", "x"]));
-        // Rows break at every word boundary, punctuation too, unlike the frontend's wrapping of
-        // other text (`ask_tui::text::wrap` keeps `Ctrl+C` whole). This rule moves the cursor for
-        // Up and Down in the fold, so a stored log replays to the answer it was typed as only
-        // while it stays as it was.
+        // The oldest logs' rule breaks at every word boundary, punctuation too; the rule new
+        // flows record breaks at spaces, as other text does, and a token wider than a row at its
+        // punctuation first. Up and Down move by these rows in the fold, so each stays as it is.
         assert_eq!(layout("press Ctrl+C now", 0, 10).0, lines(&["press Ctrl", "+C now"]));
+        let spaced = |text, max| layout_with(text, 0, max, Breaks::Spaces).0;
+        assert_eq!(spaced("press Ctrl+C now", 10), lines(&["press ", "Ctrl+C now"]));
+        assert_eq!(spaced("at ~/a/bcd/efg.rs", 8), lines(&["at ~/a/", "bcd/", "efg.rs"]));
     }
 
     #[test]
     fn rows_are_moved_between_as_they_are_drawn() {
         // "the quick " / "brown fox " / "jumps"
         let text = "the quick brown fox jumps";
-        assert_eq!(row_move(text, 12, 10, true), Some(2), "br|own → th|e");
-        assert_eq!(row_move(text, 2, 10, false), Some(12));
-        assert_eq!(row_move(text, 19, 10, false), Some(text.len()), "past a short row: its end");
-        assert_eq!(row_move(text, 3, 10, true), None, "the first row");
-        assert_eq!(row_move(text, 22, 10, false), None, "the last row");
+        assert_eq!(row_move(text, 12, 10, Breaks::Words, true), Some(2), "br|own → th|e");
+        assert_eq!(row_move(text, 2, 10, Breaks::Words, false), Some(12));
+        assert_eq!(
+            row_move(text, 19, 10, Breaks::Words, false),
+            Some(text.len()),
+            "past a short row: its end"
+        );
+        assert_eq!(row_move(text, 3, 10, Breaks::Words, true), None, "the first row");
+        assert_eq!(row_move(text, 22, 10, Breaks::Words, false), None, "the last row");
         // Wide characters: the column in cells, never inside one.
-        assert_eq!(row_move("世界世界\nabc", 14, 20, true), Some(0), "a|bc → |世: cell 1 lies inside 世");
-        assert_eq!(row_move("世界世界\nabc", 15, 20, true), Some(3), "ab|c → 世|界");
+        assert_eq!(
+            row_move("世界世界\nabc", 14, 20, Breaks::Words, true),
+            Some(0),
+            "a|bc → |世: cell 1 lies inside 世"
+        );
+        assert_eq!(row_move("世界世界\nabc", 15, 20, Breaks::Words, true), Some(3), "ab|c → 世|界");
     }
 }

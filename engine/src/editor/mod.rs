@@ -3,7 +3,7 @@
 
 mod layout;
 
-pub use layout::{layout_near, lines_near};
+pub use layout::{Breaks, layout_near, lines_near};
 
 use serde::{Deserialize, Serialize};
 use unicode_segmentation::{GraphemeCursor, UnicodeSegmentation};
@@ -160,13 +160,13 @@ impl TextBuffer {
 
     /// Moves one row up (`up`) or down; from the first (last) row, to the text's start (end).
     /// With `wrap`, the rows are the ones the editor was last drawn with, that many cells wide
-    /// ([`layout_near`]), and the cursor keeps its cell column; without it (no frame has said yet
-    /// how wide the editor is), the rows are the text's lines and the cursor keeps its
-    /// grapheme column.
-    pub fn vertical(&mut self, up: bool, wrap: Option<usize>) {
-        if let Some(max) = wrap {
+    /// and broken by that rule ([`layout_near`]), and the cursor keeps its cell column; without
+    /// it (no frame has said yet how wide the editor is), the rows are the text's lines and the
+    /// cursor keeps its grapheme column.
+    pub fn vertical(&mut self, up: bool, wrap: Option<(usize, Breaks)>) {
+        if let Some((max, breaks)) = wrap {
             let edge = if up { 0 } else { self.text.len() };
-            self.cursor = layout::row_move(&self.text, self.cursor, max, up).unwrap_or(edge);
+            self.cursor = layout::row_move(&self.text, self.cursor, max, breaks, up).unwrap_or(edge);
             return;
         }
         let start = self.line_start();
@@ -246,16 +246,16 @@ mod tests {
     #[test]
     fn vertical_moves_follow_the_drawn_rows() {
         let mut b = TextBuffer::with_text("the quick brown fox jumps"); // "the quick " / "brown fox " / "jumps"
-        b.vertical(true, Some(10));
+        b.vertical(true, Some((10, Breaks::Words)));
         assert_eq!(b.cursor(), 15, "jumps| → brown|");
-        b.vertical(true, Some(10));
+        b.vertical(true, Some((10, Breaks::Words)));
         assert_eq!(b.cursor(), 5);
-        b.vertical(true, Some(10));
+        b.vertical(true, Some((10, Breaks::Words)));
         assert_eq!(b.cursor(), 0, "from the first row: the start");
-        b.vertical(false, Some(10));
-        b.vertical(false, Some(10));
+        b.vertical(false, Some((10, Breaks::Words)));
+        b.vertical(false, Some((10, Breaks::Words)));
         assert_eq!(b.cursor(), 20);
-        b.vertical(false, Some(10));
+        b.vertical(false, Some((10, Breaks::Words)));
         assert_eq!(b.cursor(), 25, "from the last row: the end");
     }
 

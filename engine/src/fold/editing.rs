@@ -34,7 +34,7 @@ impl FlowState {
             return self.leave_blank_editor(nav);
         }
         if let Some(editor) = self.editor.as_mut() {
-            edit(&mut editor.buffer, key, self.editor_width.map(usize::from));
+            edit(&mut editor.buffer, key, self.editor_wrap.map(|(w, breaks)| (usize::from(w), breaks)));
         }
         self.after_edit(fx);
     }
@@ -83,8 +83,9 @@ impl FlowState {
 }
 
 /// Applies an editing key to the buffer; keys that mean nothing here are ignored. Up and Down
-/// move by the rows the editor was drawn in, `wrap` cells wide, when a frame has said so.
-fn edit(buffer: &mut crate::editor::TextBuffer, key: KeyPress, wrap: Option<usize>) {
+/// move by the rows the editor was drawn in (`wrap`: how wide, and by which rule its rows
+/// broke), when a frame has said so.
+fn edit(buffer: &mut crate::editor::TextBuffer, key: KeyPress, wrap: Option<(usize, crate::editor::Breaks)>) {
     if let Some(c) = key.typed_char() {
         return buffer.insert_char(c);
     }

@@ -87,7 +87,7 @@ impl FlowState {
                 Event::SummaryClamped { edge } => self.summary_scroll = SummaryScroll::at(*edge),
                 // Only ever back: a clamp never scrolls further than the keys did.
                 Event::PreviewClamped { line } => self.preview_scroll = self.preview_scroll.min(*line),
-                Event::EditorWrapped { width } => self.editor_width = Some(*width),
+                Event::EditorWrapped { width, breaks } => self.editor_wrap = Some((*width, *breaks)),
                 // The settings-only flow has nothing to time out.
                 Event::TimedOut { .. } if self.is_settings_only() => {}
                 Event::TimedOut { .. } => self.outcome = Some(Outcome::TimedOut),

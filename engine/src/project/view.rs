@@ -68,9 +68,9 @@ pub struct EditorView {
     pub completions: Vec<String>,
     /// The highlighted offered path.
     pub selected: usize,
-    /// The width the state last heard editors are drawn at: a frame drawing this editor at
-    /// another width records its own ([`crate::Event::EditorWrapped`]).
-    pub recorded_width: Option<u16>,
+    /// The width the state last heard editors are drawn at, and the rule their rows broke by: a
+    /// frame drawing this editor otherwise records its own ([`crate::Event::EditorWrapped`]).
+    pub recorded_wrap: Option<(u16, crate::editor::Breaks)>,
 }
 
 /// A question tab.
@@ -209,7 +209,7 @@ fn editor_view(state: &FlowState, target: EditorTarget) -> Option<EditorView> {
         text: text[window].to_owned(),
         completions,
         selected,
-        recorded_width: state.editor_width,
+        recorded_wrap: state.editor_wrap,
     })
 }
 

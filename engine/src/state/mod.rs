@@ -185,8 +185,9 @@ pub struct FlowState {
     /// How far the answer summary of the review tab is scrolled.
     pub(crate) summary_scroll: SummaryScroll,
     pub(crate) editor: Option<Editor>,
-    /// The width in cells editors were last drawn wrapping at ([`crate::Event::EditorWrapped`]).
-    pub(crate) editor_width: Option<u16>,
+    /// The width in cells editors were last drawn wrapping at, and the rule their rows broke by
+    /// ([`crate::Event::EditorWrapped`]).
+    pub(crate) editor_wrap: Option<(u16, crate::editor::Breaks)>,
     pub(crate) completion: Option<Completion>,
     pub(crate) filter: Option<Filter>,
     /// Answer-changing steps that undo can take back, the last one last.

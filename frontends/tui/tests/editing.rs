@@ -51,6 +51,30 @@ fn an_editor_width_is_recorded_once_per_width() {
     assert_eq!(recorded, 0, "no editor, nothing recorded");
 }
 
+/// A flow whose log recorded its editor's width with the older rule (rows broken at every word
+/// boundary, as logs written before 2026-12-07 did) records the rule it is drawn with now at
+/// its next frame, the width unchanged: from then on Up and Down move by the rows on screen.
+#[test]
+fn a_width_recorded_with_the_older_rule_is_recorded_again_with_the_rule_drawn() {
+    use ask_engine::editor::Breaks;
+    use std::sync::Arc;
+
+    let mut state = common::opened(&form(), ask_schema::FormSource::Tool, 80, 24, vec![]);
+    common::press(&mut state, "4\ntype \"x\"");
+    let mut term = ask_tui::MemoryTerminal::new(80, 24, None);
+    let drawn = term.render(&Arc::new(state.view()));
+    let [ask_engine::Event::EditorWrapped { width, breaks: Breaks::Spaces }] = drawn[..] else {
+        panic!("{drawn:?}")
+    };
+    state.apply(&ask_engine::Event::EditorWrapped { width, breaks: Breaks::Words });
+    assert_eq!(
+        term.render(&Arc::new(state.view())),
+        [ask_engine::Event::EditorWrapped { width, breaks: Breaks::Spaces }]
+    );
+    state.apply(&ask_engine::Event::EditorWrapped { width, breaks: Breaks::Spaces });
+    assert_eq!(term.render(&Arc::new(state.view())), []);
+}
+
 /// One frame can ask for more than one record: keys that page a preview past its end and open
 /// a note's editor, read in one burst, are drawn once, and that frame returns both the
 /// preview's clamp and the editor's width; once they are applied, drawing again asks for

@@ -2,6 +2,7 @@
 
 use std::sync::Arc;
 
+use ask_engine::editor::Breaks;
 use ask_engine::{Action, Behaviour, Event, KeyPress, Keymaps, Origin, Settings, Size, SummaryEdge};
 use ask_schema::{Form, FormSource, OptionItem, Question, QuestionType};
 
@@ -10,8 +11,9 @@ use super::v1::{BehaviourV1, FormV1, KeymapsV1, OptionV1, OriginV1, QuestionV1, 
 use super::v3::{EventV3, SettingsV3};
 use super::v4::{EdgeV4, EventV4};
 use super::v5::EventV5;
+use super::v6::{BreaksV6, EventV6};
 
-pub fn to_wire(event: &Event) -> EventV5 {
+pub fn to_wire(event: &Event) -> EventV6 {
     let earlier = match event {
         Event::FlowOpened { form, settings, origin, size, notices } => EventV3::FlowOpened {
             form: form_to_wire(form),
@@ -42,14 +44,29 @@ pub fn to_wire(event: &Event) -> EventV5 {
             return EventV4::SummaryClamped { edge }.into();
         }
         Event::PreviewClamped { line } => return EventV4::PreviewClamped { line: *line as u64 }.into(),
-        Event::EditorWrapped { width } => return EventV5::EditorWrapped { width: *width },
+        Event::EditorWrapped { width, breaks: Breaks::Words } => {
+            return EventV5::EditorWrapped { width: *width }.into();
+        }
+        Event::EditorWrapped { width, breaks: Breaks::Spaces } => {
+            return EventV6::EditorWrapped { width: *width, breaks: BreaksV6::Spaces };
+        }
     };
     EventV4::Earlier(earlier).into()
 }
 
-pub fn from_wire(event: EventV5) -> Result<Event, DecodeError> {
+pub fn from_wire(event: EventV6) -> Result<Event, DecodeError> {
     let event = match event {
-        EventV5::EditorWrapped { width } => return Ok(Event::EditorWrapped { width }),
+        EventV6::EditorWrapped { width, breaks } => {
+            let breaks = match breaks {
+                BreaksV6::Words => Breaks::Words,
+                BreaksV6::Spaces => Breaks::Spaces,
+            };
+            return Ok(Event::EditorWrapped { width, breaks });
+        }
+        EventV6::Earlier(event) => event,
+    };
+    let event = match event {
+        EventV5::EditorWrapped { width } => return Ok(Event::EditorWrapped { width, breaks: Breaks::Words }),
         EventV5::Earlier(event) => event,
     };
     let event = match event {

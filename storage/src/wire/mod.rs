@@ -26,6 +26,7 @@ pub mod v2;
 pub mod v3;
 pub mod v4;
 pub mod v5;
+pub mod v6;
 
 /// A form as the opening event writes it: what a hash that must stay the same across builds
 /// is taken over.
@@ -35,7 +36,7 @@ use ask_engine::Event;
 use serde::{Deserialize, Serialize};
 
 /// The newest event encoding version this build reads and writes.
-pub const EVENT_VERSION: u32 = 5;
+pub const EVENT_VERSION: u32 = 6;
 
 /// The version every event that version 3 can hold is still written in. Each event is written
 /// in the oldest version that holds it, so an older ask-user reads every flow in which no
@@ -46,6 +47,9 @@ pub(crate) const BASE_VERSION: u32 = 3;
 
 /// The version the scroll clamps (`SummaryClamped`, `PreviewClamped`) are written in.
 const CLAMP_VERSION: u32 = 4;
+
+/// The version an editor drawn with rows broken at every word boundary is written in.
+const WORDS_EDITOR_VERSION: u32 = 5;
 
 /// The header line of an exported log file names this format.
 pub const LOG_FORMAT: &str = "ask-user-log";
@@ -94,10 +98,15 @@ pub fn encode(event: &Event) -> Result<Vec<u8>, EncodeError> {
 /// Any event through its frozen DTO (the opening event's bytes are held equal to this).
 fn encode_through_dtos(event: &Event) -> Result<Vec<u8>, EncodeError> {
     let bytes = match convert::to_wire(event) {
-        v5::EventV5::Earlier(v4::EventV4::Earlier(event)) => {
+        v6::EventV6::Earlier(v5::EventV5::Earlier(v4::EventV4::Earlier(event))) => {
             serde_json::to_vec(&Tagged { event: &event, v: BASE_VERSION })
         }
-        v5::EventV5::Earlier(clamp) => serde_json::to_vec(&Tagged { event: &clamp, v: CLAMP_VERSION }),
+        v6::EventV6::Earlier(v5::EventV5::Earlier(clamp)) => {
+            serde_json::to_vec(&Tagged { event: &clamp, v: CLAMP_VERSION })
+        }
+        v6::EventV6::Earlier(editor) => {
+            serde_json::to_vec(&Tagged { event: &editor, v: WORDS_EDITOR_VERSION })
+        }
         newer => serde_json::to_vec(&Tagged { event: &newer, v: EVENT_VERSION }),
     };
     bytes.map_err(EncodeError)
@@ -132,7 +141,7 @@ pub fn decode(bytes: &[u8]) -> Result<Event, DecodeError> {
         return convert::from_wire(event.into());
     }
     let Version { v } = serde_json::from_slice(bytes).map_err(malformed)?;
-    let wire: v5::EventV5 = match v.unwrap_or(1) {
+    let wire: v6::EventV6 = match v.unwrap_or(1) {
         1 => v3::EventV3::from(v2::EventV2::from(
             serde_json::from_slice::<v1::EventV1>(bytes).map_err(malformed)?,
         ))
@@ -140,7 +149,8 @@ pub fn decode(bytes: &[u8]) -> Result<Event, DecodeError> {
         2 => v3::EventV3::from(serde_json::from_slice::<v2::EventV2>(bytes).map_err(malformed)?).into(),
         3 => serde_json::from_slice::<v3::EventV3>(bytes).map_err(malformed)?.into(),
         4 => serde_json::from_slice::<v4::EventV4>(bytes).map_err(malformed)?.into(),
-        5 => serde_json::from_slice(bytes).map_err(malformed)?,
+        5 => serde_json::from_slice::<v5::EventV5>(bytes).map_err(malformed)?.into(),
+        6 => serde_json::from_slice(bytes).map_err(malformed)?,
         0 => return Err(DecodeError::Malformed("event version 0".to_owned())),
         newer => return Err(DecodeError::Newer(newer)),
     };

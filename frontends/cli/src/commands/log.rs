@@ -134,7 +134,13 @@ fn describe(event: &Event) -> String {
         Event::PreviewClamped { line } => {
             format!("preview drawn at its last page: scrolled back to line {}", line + 1)
         }
-        Event::EditorWrapped { width } => format!("editor drawn {width} cells wide"),
+        Event::EditorWrapped { width, breaks } => {
+            let at = match breaks {
+                ask_engine::editor::Breaks::Words => "every word boundary",
+                ask_engine::editor::Breaks::Spaces => "spaces",
+            };
+            format!("editor drawn {width} cells wide, rows broken at {at}")
+        }
     }
 }
 

@@ -16,7 +16,8 @@ pub struct Lines {
     pub focus: Option<(usize, usize)>,
     /// Where the terminal cursor goes: (line, column).
     pub cursor: Option<(usize, usize)>,
-    /// The width an open editor here was drawn at, when the flow has not recorded it yet.
+    /// The width an open editor here was drawn at, when the flow has not recorded it (or not
+    /// with [`BREAKS`]) yet.
     pub editor_width: Option<u16>,
     /// How many lines are built; the rest are only counted (see [`Lines::counting_after`]).
     keep: Option<usize>,
@@ -98,7 +99,7 @@ impl Lines {
     ) {
         let width = self.editor(&e.text, e.cursor, indent, max, rows, placeholder);
         let width = u16::try_from(width).unwrap_or(u16::MAX);
-        self.editor_width = (e.recorded_width != Some(width)).then_some(width);
+        self.editor_width = (e.recorded_wrap != Some((width, BREAKS))).then_some(width);
         for (i, path) in e.completions.iter().enumerate() {
             let here = i == e.selected;
             let mark = if here { "▸ " } else { "  " };
@@ -183,6 +184,11 @@ pub fn cut(line: &Line<'static>, width: usize) -> Line<'static> {
     Line::from(spans).style(line.style)
 }
 
+/// Where an open editor's rows break: at spaces, as all other text wraps. A frame records it
+/// with the width ([`ask_engine::Event::EditorWrapped`]), so the fold moves Up and Down by the
+/// rows drawn; a flow whose log recorded the older rule records this one at its next frame.
+pub const BREAKS: ask_engine::editor::Breaks = ask_engine::editor::Breaks::Spaces;
+
 /// An editor's rows and cursor cell, as [`ask_engine::editor::layout_near`] gives them.
 type EditorRows = Rc<(Vec<String>, (usize, usize))>;
 
@@ -209,7 +215,7 @@ fn editor_layout(text: &str, cursor: usize, max: usize, rows: usize) -> EditorRo
         {
             return laid_out.clone();
         }
-        let laid_out = Rc::new(ask_engine::editor::layout_near(text, cursor, max, rows));
+        let laid_out = Rc::new(ask_engine::editor::layout_near(text, cursor, max, BREAKS, rows));
         let key = (text[lines.clone()].to_owned(), cursor - lines.start, max);
         *kept = Some((key, laid_out.clone()));
         laid_out

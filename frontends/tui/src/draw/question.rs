@@ -27,7 +27,7 @@ pub fn render(frame: &mut Frame, areas: &QuestionAreas, q: &QuestionView) -> Vec
     let (list_area, preview_area) = (areas.list, areas.preview);
     let list = question_lines(q, list_area.width as usize, list_area.height as usize, areas.descriptions);
     if let Some(width) = head.editor_width.or(list.lines.editor_width) {
-        recorded.push(Event::EditorWrapped { width });
+        recorded.push(Event::EditorWrapped { width, breaks: super::lines::BREAKS });
     }
     draw_head(frame, areas.head, head);
     draw_list(frame, list_area, list, q.first + q.cursor, q.total);
