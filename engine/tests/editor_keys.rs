@@ -5,7 +5,8 @@
 
 mod common;
 
-use ask_engine::Settings;
+use ask_engine::editor::Breaks;
+use ask_engine::{Event, Settings};
 use common::run3;
 use rstest::rstest;
 
@@ -56,4 +57,22 @@ fn d28_editing_keys(#[case] keys: &str, #[case] text: &str) {
 #[case::shift_up("alt+enter; type \"one\"; shift+up", "alp|ha beta gamma\none")]
 fn d28_up_and_down_move_between_lines(#[case] keys: &str, #[case] text: &str) {
     assert_eq!(edited(keys), text);
+}
+
+/// D28 and the log: Up moves by the rows as they were drawn, broken by the rule recorded with
+/// the width, so a log written before the editor broke rows at spaces replays to the same
+/// answer. "press Ctrl+C now to stop" at 10 cells: by words "press Ctrl" / "+C now to " /
+/// "stop", at spaces "press " / "Ctrl+C now" / "to stop"; Up from the end keeps the column.
+#[rstest]
+#[case::by_words_as_older_logs(Breaks::Words, "press Ctrl+C n|ow to stop")]
+#[case::at_spaces(Breaks::Spaces, "press Ctrl+C |now to stop")]
+fn d28_up_moves_by_the_rows_of_the_rule_the_log_recorded(#[case] breaks: Breaks, #[case] text: &str) {
+    let mut state = run3("4\ntype \"press Ctrl+C now to stop\"", Settings::default());
+    state.apply(&Event::EditorWrapped { width: 10, breaks });
+    for step in ask_engine::parse_script("up\ntype \"|\"").unwrap() {
+        for e in step.events(state.settings()).unwrap() {
+            state.apply(&e);
+        }
+    }
+    assert_eq!(state.editor().expect("the answer editor is open").buffer.text(), text);
 }

@@ -4,7 +4,6 @@
 
 mod common;
 
-use ask_engine::editor::Breaks;
 use ask_engine::{EditorTarget, Event, ExitAction, Outcome, ReviewAction, Settings};
 use common::*;
 use rstest::rstest;
@@ -128,27 +127,9 @@ fn d28_up_and_down_move_by_the_rows_the_editor_was_drawn_in(
     // "the quick " / "brown fox " / "jumps" at 10 cells; one line of text.
     let mut s = go("shift+n; type \"the quick brown fox jumps\"", Settings::default());
     if let Some(width) = width {
-        s.apply(&Event::EditorWrapped { width, breaks: Breaks::Words });
+        s.apply(&Event::EditorWrapped { width, breaks: ask_engine::editor::Breaks::Words });
     }
     for step in ask_engine::parse_script(&script(keys)).unwrap() {
-        for e in step.events(s.settings()).unwrap() {
-            s.apply(&e);
-        }
-    }
-    assert_eq!(s.editor().expect("still editing").buffer.cursor(), cursor);
-}
-
-/// D28 and the log: Up moves by the rows as they were drawn, broken by the rule recorded with
-/// the width, so a log written before the editor broke at spaces replays to the same answer.
-/// "press Ctrl+C now to stop" at 10 cells: by words "press Ctrl" / "+C now to " / "stop", at
-/// spaces "press " / "Ctrl+C now" / "to stop"; Up from the end keeps the column.
-#[rstest]
-#[case::by_words_as_older_logs(Breaks::Words, 14)]
-#[case::at_spaces(Breaks::Spaces, 13)]
-fn d28_up_moves_by_the_rows_of_the_rule_the_log_recorded(#[case] breaks: Breaks, #[case] cursor: usize) {
-    let mut s = go("shift+n; type \"press Ctrl+C now to stop\"", Settings::default());
-    s.apply(&Event::EditorWrapped { width: 10, breaks });
-    for step in ask_engine::parse_script(&script("up")).unwrap() {
         for e in step.events(s.settings()).unwrap() {
             s.apply(&e);
         }
