@@ -1,6 +1,6 @@
-//! Text as a terminal shows it: control characters made inert, and widths in cells. The
-//! engine needs both to move an editor's cursor by the rows the person sees
-//! ([`crate::editor::layout_near`]); the terminal frontend draws with the same two.
+//! Text as a terminal shows it: control characters made inert, widths in cells, and where a row
+//! may break. The engine needs all three to move an editor's cursor by the rows the person sees
+//! ([`crate::editor::layout_near`]); the terminal frontend draws with the same three.
 
 use std::borrow::Cow;
 

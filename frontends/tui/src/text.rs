@@ -19,7 +19,8 @@ pub const MAX_LINES: usize = crate::MAX_DRAWN as usize;
 // An editor's view carries the lines near its cursor, enough for a pane this tall and one more.
 const _: () = assert!(MAX_LINES < ask_engine::project::view::EDITOR_WINDOW_LINES);
 
-/// Wraps text to `max` cells per line: at spaces where possible, inside long words by grapheme.
+/// Wraps text to `max` cells per line: at spaces where possible (a token such as `Ctrl+C` stays
+/// whole, [`ask_engine::cells::breakable`]), inside long words by grapheme.
 /// Explicit newlines start new lines. Always returns at least one line.
 pub fn wrap(text: &str, max: usize) -> Rc<[String]> {
     wrap_hanging(text, max, max)
