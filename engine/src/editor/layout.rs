@@ -12,7 +12,7 @@ use crate::cells::{sanitize, width};
 /// Where an editor's rows may break. The fold moves the cursor for Up and Down by these rows,
 /// so each flow's log says which rule its editor was drawn with
 /// ([`crate::Event::EditorWrapped`]): a stored log replays to the answers it was typed as.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Breaks {
     /// At every word boundary, punctuation too (`Ctrl+` / `C`): the rule of logs written

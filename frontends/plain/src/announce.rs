@@ -25,9 +25,9 @@ fn preview(lines: &mut Vec<String>, n: usize, text: &str, most: usize) {
     }
 }
 
-/// A preview line as it may be printed: its indentation and inner spacing are kept (what
-/// [`inert`] then collapses) (Python's blocks, a YAML file's nesting, an aligned mock-up), a tab as four spaces as
-/// the form shows it; other controls become spaces.
+/// A preview line as it may be printed: its indentation and inner spacing kept (Python's
+/// blocks, a YAML file's nesting, an aligned mock-up), a tab as four spaces as the form shows
+/// it, other controls as spaces. [`inert`] is this with the spacing collapsed.
 fn preview_line(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     for c in text.chars() {

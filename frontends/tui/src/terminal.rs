@@ -208,7 +208,7 @@ impl LiveTerminal {
         if self.suspend.swap(false, Ordering::SeqCst) {
             // With its starter gone nobody is left to continue a stopped form: the stop is
             // ignored, as the kernel ignores a terminal's stop signals in an orphaned group.
-            if rustix::process::getppid() != self.parent {
+            if self.starter_gone() {
                 return Ok(if self.abandoned() { Input::Abandoned } else { Input::Nothing });
             }
             // The shell gets its terminal back as it was, as from any program that stops.
@@ -332,8 +332,14 @@ impl LiveTerminal {
     /// A form put in the background by job control keeps its parent, and waits to be brought
     /// back as before.
     fn abandoned(&self) -> bool {
-        use rustix::process::{getpgrp, getppid};
-        getppid() != self.parent && rustix::termios::tcgetpgrp(&self.probe).is_ok_and(|fg| fg != getpgrp())
+        let foreground = rustix::termios::tcgetpgrp(&self.probe);
+        self.starter_gone() && foreground.is_ok_and(|fg| fg != rustix::process::getpgrp())
+    }
+
+    /// Whether the program that started the form has ended: the form's parent is another
+    /// process than when the terminal was taken over.
+    fn starter_gone(&self) -> bool {
+        rustix::process::getppid() != self.parent
     }
 
     /// Whether the terminal has hung up, asked without waiting.
