@@ -5,6 +5,7 @@
 
 mod config_file;
 mod durable_flow;
+pub mod faults;
 pub mod files;
 mod follow;
 pub mod log_file;

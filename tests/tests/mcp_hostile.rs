@@ -200,7 +200,10 @@ fn a_server_fed_hostile_lines_keeps_answering_and_never_panics() {
                     Some(0),
                     "seed {seed}: the server must end cleanly when its input closes: {stderr}"
                 );
-                assert!(!stderr.contains("panicked"), "seed {seed}: {stderr}");
+                assert!(
+                    !stderr.contains("panicked") && !stderr.contains("internal error"),
+                    "seed {seed}: {stderr}"
+                );
                 replies.extend(run.replies);
             }
         });

@@ -131,7 +131,10 @@ pub(crate) fn interactive(
                     _ => Ok(()),
                 };
                 match caught_up.and_then(|()| session.push_all(&burst)) {
-                    Ok(_) => unsaved = None,
+                    Ok(_) => {
+                        unsaved = None;
+                        ask_storage::faults::at("after-keys");
+                    }
                     Err(e)
                         if session.is_recording()
                             && (unsaved.is_none() || !burst.iter().any(|e| session.state().leaves(e))) =>

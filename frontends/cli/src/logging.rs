@@ -16,6 +16,14 @@ fn log_dir() -> Option<PathBuf> {
     Some(dirs.state_dir().unwrap_or_else(|| dirs.cache_dir()).to_path_buf())
 }
 
+/// The log file, once [`init`] has opened it.
+static FILE: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
+
+/// Where this run logs, if it does.
+pub fn file() -> Option<&'static std::path::Path> {
+    FILE.get().map(PathBuf::as_path)
+}
+
 /// Starts file logging; returns the guard that flushes it on drop (keep it alive in `main`).
 /// Without a writable log directory the program runs without logs.
 pub fn init() -> Option<WorkerGuard> {
@@ -36,5 +44,6 @@ pub fn init() -> Option<WorkerGuard> {
         .finish(file);
     let filter = EnvFilter::try_from_env("ASK_LOG").unwrap_or_else(|_| EnvFilter::new("info"));
     tracing_subscriber::fmt().with_writer(writer).with_ansi(false).with_env_filter(filter).try_init().ok()?;
+    let _ = FILE.set(dir.join("ask-user.log"));
     Some(guard)
 }

@@ -42,6 +42,7 @@ mod input;
 mod live;
 mod logging;
 mod nudge;
+mod panics;
 mod paths;
 mod runtime;
 mod terminal;
@@ -62,18 +63,10 @@ fn main() -> ExitCode {
         }
     };
     let _guard = logging::init();
-    // A panic inside the storage layer (a damaged file) is caught and reported in one line;
-    // the default hook would print it first and break the one-line promise.
-    let default_hook = std::panic::take_hook();
-    std::panic::set_hook(Box::new(move |info| {
-        if ask_storage::panic_is_contained() {
-            tracing::error!(panic = %info, "storage panic caught");
-        } else {
-            default_hook(info);
-        }
-    }));
-    ask_tui::terminal::LiveTerminal::panics_caught_when(ask_storage::panic_is_contained);
-    let outcome = match &cli.command {
+    panics::install();
+    // A panic has been reported in one line by the hook (and the terminal put back): the run
+    // ends as any other error does.
+    let run = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| match &cli.command {
         Command::Ask(args) => commands::ask::run_ask(args),
         Command::Replay(args) => commands::reopen::run_replay(args),
         Command::Resume(args) => commands::reopen::run_resume(args),
@@ -86,6 +79,9 @@ fn main() -> ExitCode {
         Command::Schema { kind, lenient, .. } => commands::info::schema(*kind, *lenient),
         Command::Validate { file, .. } => commands::ask::run_validate(file.as_deref()),
         Command::Transcript { kind, file, json, .. } => commands::info::transcript(*kind, file, *json),
+    }));
+    let Ok(outcome) = run else {
+        return ExitCode::from(exit::ERROR);
     };
     match outcome {
         Ok(_) if let Some(e) = STDOUT_FAILED.get() => {

@@ -50,8 +50,18 @@ static KITTY_PUSHED: AtomicBool = AtomicBool::new(false);
 /// The kitty keyboard flags pushed on terminals that have the protocol.
 const KITTY_FLAGS: KeyboardEnhancementFlags = KeyboardEnhancementFlags::DISAMBIGUATE_ESCAPE_CODES;
 
-/// Puts the terminal back as it was. Safe to call more than once and from a panic hook.
+/// Whether the terminal is taken over: set before [`claim`] changes anything, cleared by the
+/// [`restore`] that puts it back.
+static CLAIMED: AtomicBool = AtomicBool::new(false);
+
+/// Puts the terminal back as it was. Safe to call more than once and from a panic hook: only the
+/// first call after a [`claim`] writes anything. A second "leave the alternate screen" would
+/// move the cursor back to where the form started (terminals restore the saved cursor even on
+/// the main screen), and the shell would write over what was printed since (a panic's line).
 pub fn restore() {
+    if !CLAIMED.swap(false, Ordering::SeqCst) {
+        return;
+    }
     let _ = disable_raw_mode();
     if let Ok(mut tty) = OpenOptions::new().write(true).open("/dev/tty") {
         if KITTY_PUSHED.swap(false, Ordering::SeqCst) {
@@ -65,6 +75,7 @@ pub fn restore() {
 /// Raw mode, the alternate screen, bracketed paste and focus reports: the terminal as a form
 /// needs it ([`restore`] undoes it).
 fn claim(out: &mut impl Write) -> io::Result<()> {
+    CLAIMED.store(true, Ordering::SeqCst);
     enable_raw_mode()?;
     execute!(out, EnterAlternateScreen, EnableBracketedPaste, EnableFocusChange)
 }

@@ -195,6 +195,7 @@ impl Store {
     ) -> Result<Result<T, E>, StoreError> {
         contain_panics(&self.path, || {
             let mut tx = self.begin_write()?;
+            crate::faults::at("store-write");
             tx.set_durability(redb::Durability::Immediate).map_err(|e| self.write_error(e))?;
             let outcome = body(&tx).map_err(|e| self.write_error(e))?;
             match outcome {

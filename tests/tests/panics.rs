@@ -1,0 +1,98 @@
+//! SPEC §9: the terminal is restored on panic, and nothing committed is lost. A debug build of
+//! the binary panics where a test asks it to (`ASK_USER_FAULT=<point>@<file>`: at `point`
+//! whenever `file` exists, see `ask_storage::faults`), so these run the real binary in a
+//! pseudo-terminal and make it panic mid-form: once as a bug would (after a key is committed),
+//! once inside storage code, where redb panics on a damaged page and the store contains it.
+//! Release builds have no faults to inject, hence debug builds only.
+#![cfg(debug_assertions)]
+#![allow(clippy::unwrap_used, clippy::expect_used)] // tests fail loudly by design
+
+mod common;
+
+use common::pty::Pty;
+use common::{PAYLOAD, Sandbox, bin};
+use serde_json::json;
+
+/// `ask-user ask p.json` in an 80×24 terminal, the fault `point` armed by the file `trigger`;
+/// its exit status goes to `rc`, its stderr to the terminal unless `stderr` names a file, and
+/// the shell writes `AFTER-THE-FORM` once it has ended.
+fn start(sb: &Sandbox, point: &str, stderr: &str) -> Pty {
+    sb.file("p.json", PAYLOAD);
+    let script = format!(
+        "'{}' ask p.json > out.json {stderr}; echo \"rc=$?\" > rc; stty -a > stty.txt; echo AFTER-THE-FORM; sleep 1",
+        bin().display()
+    );
+    let fault = format!("{point}@{}", sb.path("trigger").display());
+    let pty = Pty::spawn_with(sb, &script, 80, 24, &[("ASK_USER_FAULT", &fault)]);
+    pty.wait_for("Which database?");
+    pty
+}
+
+/// A panic that nothing catches (a bug in drawing or folding) after a key was committed: the
+/// terminal is put back before anything is printed and is not touched after it (a second "leave
+/// the alternate screen" would send the cursor back up, so the shell wrote over the message);
+/// stderr gets one line naming the bug and where its backtrace is; the run ends with the error
+/// status; and every key committed, the one in hand too, is there for `ask-user resume`.
+#[test]
+fn spec9_a_bug_mid_form_restores_the_terminal_says_one_line_and_keeps_every_committed_key() {
+    let sb = Sandbox::new();
+    let mut pty = start(&sb, "after-keys", "");
+    pty.send("2");
+    pty.wait_for("Which extras?");
+    assert_eq!(pty.modes(), (true, true, true), "the form has the terminal");
+    sb.file("trigger", "");
+    pty.send(" ");
+    pty.wait_exit();
+    assert_eq!(std::fs::read_to_string(sb.path("rc")).unwrap().trim(), "rc=5");
+    let stty = std::fs::read_to_string(sb.path("stty.txt")).unwrap();
+    assert!(stty.contains(" icanon") && stty.contains(" echo "), "raw mode left on: {stty}");
+    assert_eq!(pty.modes(), (false, false, false), "alternate screen, paste mode and cursor restored");
+    let screen = pty.screen();
+    let said = screen.find("ask-user: internal error at frontends/cli/src/live.rs:").unwrap_or_else(|| {
+        panic!("the panic's line names where it happened:\n{screen}");
+    });
+    let after = screen.find("AFTER-THE-FORM").unwrap();
+    let message: String = screen[said..after].lines().collect();
+    assert!(
+        message.contains("fault injected at after-keys")
+            && message.contains("This is a bug; its backtrace is in ")
+            && message.ends_with("`ask-user resume` continues a form."),
+        "one line, then the shell's next output below it:\n{screen}"
+    );
+    assert!(!screen.contains("panicked"), "no panic report besides the line:\n{screen}");
+    let log = std::fs::read_to_string(sb.path("logs/ask-user.log")).unwrap();
+    assert!(log.contains("internal error") && log.contains("ask_user::live::interactive"), "{log}");
+    std::fs::remove_file(sb.path("trigger")).unwrap();
+    let resumed = sb.run(&["resume", "--script", sb.file("k", "tab\n1\n1\n").to_str().unwrap()]);
+    assert_eq!(resumed.code, 0, "{}", resumed.stderr);
+    let answers = &resumed.json()["details"]["answers"];
+    assert_eq!(answers["db"]["values"], json!(["sqlite"]));
+    assert_eq!(answers["extras"]["values"], json!(["ci"]), "the key that was in hand is kept");
+}
+
+/// A panic inside storage code while a form shows (redb panics on some damaged pages) is
+/// contained by the store and reported as a failed write: the form keeps the terminal, says
+/// the key was not saved, prints nothing, and once the store takes writes again the same key
+/// is saved and the form ends as usual.
+#[test]
+fn spec9_a_panic_the_store_contains_mid_form_keeps_the_form_and_typing_goes_on() {
+    let sb = Sandbox::new();
+    let mut pty = start(&sb, "store-write", "2> err.txt");
+    sb.file("trigger", "");
+    pty.send("2");
+    let screen = pty.wait_for("Not saved, so not applied").replace('\n', " ");
+    assert!(
+        screen.contains("is damaged (fault injected at store-write") && screen.contains("Which database?"),
+        "{screen}"
+    );
+    assert_eq!(pty.modes(), (true, true, true), "the form still has the terminal");
+    std::fs::remove_file(sb.path("trigger")).unwrap();
+    pty.send("2");
+    pty.wait_for("Which extras?");
+    pty.send("\t");
+    pty.submit_on_the_review();
+    pty.wait_exit();
+    assert_eq!(std::fs::read_to_string(sb.path("rc")).unwrap().trim(), "rc=0");
+    assert_eq!(std::fs::read_to_string(sb.path("err.txt")).unwrap(), "", "nothing on stderr");
+    assert_eq!(sb.out()["details"]["answers"]["db"]["values"], json!(["sqlite"]));
+}
