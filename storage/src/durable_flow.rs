@@ -266,7 +266,13 @@ impl<'s> DurableFlow<'s> {
                 while let Ok(newer) = inbox.try_recv() {
                     request = newer;
                 }
-                let items = offers(&request.1);
+                // A panic looking paths up (a bug) costs this query its offers, not the form
+                // its `@`: the binary's panic hook has logged it and says it after the form.
+                let items = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                    crate::faults::at("file-offers");
+                    offers(&request.1)
+                }))
+                .unwrap_or_default();
                 if outbox.send((request.0, request.1, items)).is_err() {
                     break;
                 }

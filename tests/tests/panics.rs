@@ -96,3 +96,45 @@ fn spec9_a_panic_the_store_contains_mid_form_keeps_the_form_and_typing_goes_on()
     assert_eq!(std::fs::read_to_string(sb.path("err.txt")).unwrap(), "", "nothing on stderr");
     assert_eq!(sb.out()["details"]["answers"]["db"]["values"], json!(["sqlite"]));
 }
+
+/// A panic on a worker thread while the form shows (the one looking up `@` paths): the form
+/// keeps the terminal (restoring it from that thread left the form drawing on a cooked screen),
+/// the query gets no paths but the next one does, and the bug's one line comes on stderr once
+/// the form has ended and the terminal is back (said at once, the form's next frame drew over it).
+#[test]
+fn spec9_a_worker_thread_panic_leaves_the_form_working_and_is_said_after_it() {
+    let sb = Sandbox::new();
+    std::fs::create_dir_all(sb.path("src")).unwrap();
+    std::fs::write(sb.path("src/main.rs"), "").unwrap();
+    let mut pty = start(&sb, "file-offers", "");
+    sb.file("trigger", "");
+    pty.send("3");
+    pty.send("see @src");
+    pty.wait_until("the lookup to panic", |_| {
+        std::fs::read_to_string(sb.path("logs/ask-user.log")).is_ok_and(|l| l.contains("at file-offers"))
+    });
+    let (alternate, paste, _) = pty.modes();
+    assert!(alternate && paste && pty.stty().contains("-icanon"), "the form still has the terminal");
+    assert!(!pty.screen().contains("@src/main.rs"), "no paths for the query that panicked");
+    std::fs::remove_file(sb.path("trigger")).unwrap();
+    pty.send("main");
+    pty.wait_for("@src/main.rs");
+    pty.send("\t\r");
+    pty.wait_for("Which extras?");
+    pty.send("\t");
+    pty.submit_on_the_review();
+    pty.wait_exit();
+    assert_eq!(std::fs::read_to_string(sb.path("rc")).unwrap().trim(), "rc=0");
+    assert_eq!(sb.out()["details"]["answers"]["db"]["customText"], "see @src/main.rs");
+    let screen = pty.screen();
+    let said = screen.find("ask-user: internal error at storage/src/durable_flow.rs:").unwrap_or_else(|| {
+        panic!(
+            "the line is on the screen the shell gets back (said on the form's, it was drawn over):\n{screen}"
+        )
+    });
+    let message: String = screen[said..screen.find("AFTER-THE-FORM").unwrap()].lines().collect();
+    assert!(
+        message.contains("fault injected at file-offers") && message.ends_with("continues a form."),
+        "one line:\n{screen}"
+    );
+}

@@ -80,6 +80,7 @@ fn main() -> ExitCode {
         Command::Validate { file, .. } => commands::ask::run_validate(file.as_deref()),
         Command::Transcript { kind, file, json, .. } => commands::info::transcript(*kind, file, *json),
     }));
+    panics::report_late();
     let Ok(outcome) = run else {
         return ExitCode::from(exit::ERROR);
     };

@@ -101,6 +101,18 @@ pub struct LiveTerminal {
 
 static CAUGHT_ELSEWHERE: std::sync::OnceLock<fn() -> bool> = std::sync::OnceLock::new();
 
+thread_local! {
+    /// Whether this thread took the terminal over (the one that draws and reads it).
+    static OWNS_TERMINAL: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// Whether another thread of this process has the terminal taken over: a panic on this one
+/// must neither restore it (the form goes on, or ends and restores it itself) nor print on it
+/// (the alternate screen would swallow the line).
+pub fn taken_elsewhere() -> bool {
+    CLAIMED.load(Ordering::SeqCst) && !OWNS_TERMINAL.with(std::cell::Cell::get)
+}
+
 impl LiveTerminal {
     /// Tells the panic hook which panics are caught by the code around them (e.g. the storage
     /// layer containing a panic from a damaged file): those neither restore the terminal nor
@@ -135,9 +147,12 @@ impl LiveTerminal {
             if CAUGHT_ELSEWHERE.get().is_some_and(|caught| caught()) {
                 return; // the panic is caught and reported by the code around it: keep the screen
             }
-            restore();
+            if !taken_elsewhere() {
+                restore();
+            }
             previous(info);
         }));
+        OWNS_TERMINAL.with(|owns| owns.set(true));
         claim(&mut tty)?;
         // crossterm starts watching for resizes (SIGWINCH) when its input is first polled; until
         // then a resize is lost. The first poll would otherwise come only after the first frame
