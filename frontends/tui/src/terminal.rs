@@ -153,7 +153,10 @@ impl LiveTerminal {
             previous(info);
         }));
         OWNS_TERMINAL.with(|owns| owns.set(true));
-        claim(&mut tty)?;
+        if let Err(e) = claim(&mut tty) {
+            restore(); // raw mode may be on already, and no drop will take it off
+            return Err(e);
+        }
         // crossterm starts watching for resizes (SIGWINCH) when its input is first polled; until
         // then a resize is lost. The first poll would otherwise come only after the first frame
         // and the opening commit (and the store's opening) — a resize in between went unseen.
