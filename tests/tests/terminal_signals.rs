@@ -94,6 +94,34 @@ fn a_suspended_form_gives_the_terminal_back_and_draws_itself_whole_when_continue
     assert!(log.contains("resize 100x30"), "the size found on continuing is recorded:\n{log}");
 }
 
+/// A form whose result pipe's reader has gone before the form ends (`ask-user ask p.json | true`):
+/// the form is answered as usual, the terminal put back, the run ends with the answer's status
+/// and says nothing, and the result is in the store for whoever asks for it again.
+#[test]
+fn a_form_whose_result_reader_has_gone_ends_as_usual_with_the_terminal_restored() {
+    let sb = Sandbox::new();
+    sb.file("p.json", PAYLOAD);
+    // `true` has ended long before the form does; the group reports the form's own status.
+    let script = format!(
+        "{{ '{}' ask p.json --id piped 2> err.txt; echo \"rc=$?\" > rc; }} | true; stty -a > stty.txt; sleep 1",
+        bin().display()
+    );
+    let mut pty = Pty::spawn(&sb, &script, 80, 24);
+    pty.wait_for("Which database?");
+    pty.send("2");
+    pty.wait_for("Which extras?");
+    pty.send(TAB);
+    pty.submit_on_the_review();
+    pty.wait_exit();
+    assert_eq!(std::fs::read_to_string(sb.path("rc")).unwrap().trim(), "rc=0");
+    assert_eq!(std::fs::read_to_string(sb.path("err.txt")).unwrap(), "", "nothing said");
+    let stty = std::fs::read_to_string(sb.path("stty.txt")).unwrap();
+    assert!(stty.contains(" icanon") && stty.contains(" echo "), "raw mode left on: {stty}");
+    assert_eq!(pty.modes(), (false, false, false), "alternate screen, paste mode and cursor restored");
+    let again = sb.run(&["ask", sb.path("p.json").to_str().unwrap(), "--id", "piped"]);
+    assert_eq!(again.json()["details"]["answers"]["db"]["values"], json!(["sqlite"]));
+}
+
 /// Issue 14.3: a terminal that hangs up while SIGHUP is blocked (some hosts block it) used to
 /// leave the form polling a dead terminal at full speed forever. Also when it goes while the
 /// form is suspended (SIGTSTP): continued, taking the terminal back fails, and that is the
