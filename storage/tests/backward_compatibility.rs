@@ -193,6 +193,10 @@ fn version_6_is_written_only_for_an_editor_wrapped_at_spaces() {
     for bad in [
         r#"{"type":"EditorWrapped","breaks":"spaces","v":6}"#,
         r#"{"type":"EditorWrapped","width":70000,"breaks":"spaces","v":6}"#,
+        // Version 6 names the rule: without one, or with one this build does not know, the
+        // line is refused rather than read as the older rule.
+        r#"{"type":"EditorWrapped","width":71,"v":6}"#,
+        r#"{"type":"EditorWrapped","width":71,"breaks":"hyphens","v":6}"#,
     ] {
         assert!(matches!(decode(bad.as_bytes()), Err(DecodeError::Malformed(_))), "{bad}");
     }

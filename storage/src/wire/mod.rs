@@ -150,7 +150,16 @@ pub fn decode(bytes: &[u8]) -> Result<Event, DecodeError> {
         3 => serde_json::from_slice::<v3::EventV3>(bytes).map_err(malformed)?.into(),
         4 => serde_json::from_slice::<v4::EventV4>(bytes).map_err(malformed)?.into(),
         5 => serde_json::from_slice::<v5::EventV5>(bytes).map_err(malformed)?.into(),
-        6 => serde_json::from_slice(bytes).map_err(malformed)?,
+        6 => match serde_json::from_slice(bytes).map_err(malformed)? {
+            // Version 6 exists to name the rule; a line without one (or with one it does not
+            // know) would otherwise read through version 5 as the older rule.
+            v6::EventV6::Earlier(v5::EventV5::EditorWrapped { .. }) => {
+                return Err(DecodeError::Malformed(
+                    "a version-6 EditorWrapped names no known rule".to_owned(),
+                ));
+            }
+            wire => wire,
+        },
         0 => return Err(DecodeError::Malformed("event version 0".to_owned())),
         newer => return Err(DecodeError::Newer(newer)),
     };

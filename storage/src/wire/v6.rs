@@ -4,7 +4,8 @@
 //!
 //! An `EditorWrapped` whose rows broke at every word boundary is still written as version 5,
 //! which names no rule (see [`super::encode`]), so only an editor drawn by the newer rule
-//! carries `"v":6`; a version-6 line of an older kind reads as its version-5 shape.
+//! carries `"v":6`; a version-6 line of an older kind reads as its version-5 shape, except an
+//! `EditorWrapped` naming no rule this version knows, which is refused ([`super::decode`]).
 
 use serde::{Deserialize, Serialize};
 
