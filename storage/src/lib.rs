@@ -37,6 +37,15 @@ pub fn new_flow_id(prefix: &str) -> String {
     format!("{prefix}{}-{}-{}", now_ms(), std::process::id(), NEXT.fetch_add(1, Ordering::Relaxed))
 }
 
+/// The message a panic was raised with (`panic!`'s text), or a stand-in when it carried none.
+pub fn panic_text(payload: &(dyn std::any::Any + Send)) -> &str {
+    payload
+        .downcast_ref::<String>()
+        .map(String::as_str)
+        .or_else(|| payload.downcast_ref::<&str>().copied())
+        .unwrap_or("unknown failure")
+}
+
 /// An error and its causes on one line, each cause once: a layer often repeats the cause it
 /// wraps ("Permission denied: Permission denied"). Shown in the overlay and on stderr.
 pub fn error_line(e: &(dyn std::error::Error + 'static)) -> String {

@@ -13,18 +13,6 @@ use serde_json::{Value, json};
 /// The server's worker threads: fewer than the calls waiting on the store, on any machine.
 const WORKERS: usize = 2;
 
-/// The replies `server` writes within `within`, until one to each of `ids` has come.
-fn replies_to(server: &RawMcp, ids: &[Value], within: Duration) -> Vec<Value> {
-    let deadline = Instant::now() + within;
-    let mut got: Vec<Value> = Vec::new();
-    while !ids.iter().all(|id| got.iter().any(|r| &r["id"] == id)) {
-        let Some(left) = deadline.checked_duration_since(Instant::now()) else { break };
-        let Ok(line) = server.lines.recv_timeout(left) else { break };
-        got.push(serde_json::from_str(&line).unwrap());
-    }
-    got
-}
-
 /// The server's calls wait 1 s for an answer and the store is held 3.5 s, so a call not waiting
 /// on the store would have answered "still open" while it was held. Before the store calls ran
 /// off the workers, the ping went unanswered until the store was free.
@@ -33,7 +21,7 @@ fn a_ping_is_answered_while_more_tool_calls_than_workers_wait_for_a_store_anothe
     let sb = Sandbox::new();
     sb.file("config.json", r#"{"mcp": {"presentation": ["terminal"]}}"#);
     let mut server = RawMcp::start(&sb, "1", "logs", &[("TOKIO_WORKER_THREADS", &WORKERS.to_string())]);
-    replies_to(&server, &[json!(0)], Duration::from_secs(10));
+    server.replies_to(&[json!(0)], Duration::from_secs(10));
 
     // Another process in the middle of a write: this one, holding a write transaction.
     let db = redb::Database::builder()
@@ -50,17 +38,17 @@ fn a_ping_is_answered_while_more_tool_calls_than_workers_wait_for_a_store_anothe
     let sent = Instant::now();
     std::thread::sleep(Duration::from_millis(300));
     server.send(&json!({"jsonrpc": "2.0", "id": "ping", "method": "ping"}));
-    let ping = replies_to(&server, &[json!("ping")], Duration::from_secs(2));
+    let ping = server.replies_to(&[json!("ping")], Duration::from_secs(2));
     assert!(
         matches!(ping.as_slice(), [r] if r["id"] == "ping" && r["result"] == json!({})),
         "a ping must be answered within 2 s while {} tool calls wait for the store, got {ping:?}",
         calls.len()
     );
-    let early = replies_to(&server, &calls, Duration::from_millis(3500).saturating_sub(sent.elapsed()));
+    let early = server.replies_to(&calls, Duration::from_millis(3500).saturating_sub(sent.elapsed()));
     assert_eq!(early, Vec::<Value>::new(), "no call can end while the store is held");
     drop(held);
 
-    let replies = replies_to(&server, &calls, Duration::from_secs(20));
+    let replies = server.replies_to(&calls, Duration::from_secs(20));
     for id in &calls {
         let answers: Vec<&Value> = replies.iter().filter(|r| &r["id"] == id).collect();
         assert!(

@@ -2,16 +2,20 @@
 //! the binary panics where a test asks it to (`ASK_USER_FAULT=<point>@<file>`: at `point`
 //! whenever `file` exists, see `ask_storage::faults`), so these run the real binary in a
 //! pseudo-terminal and make it panic mid-form: once as a bug would (after a key is committed),
-//! once inside storage code, where redb panics on a damaged page and the store contains it.
+//! once inside storage code, where redb panics on a damaged page and the store contains it;
+//! then on a worker thread while a form shows, and in a tool call of the MCP server.
 //! Release builds have no faults to inject, hence debug builds only.
 #![cfg(debug_assertions)]
 #![allow(clippy::unwrap_used, clippy::expect_used)] // tests fail loudly by design
 
 mod common;
 
+use std::time::Duration;
+
 use common::pty::Pty;
+use common::raw_mcp::RawMcp;
 use common::{PAYLOAD, Sandbox, bin};
-use serde_json::json;
+use serde_json::{Value, json};
 
 /// `ask-user ask p.json` in an 80×24 terminal, the fault `point` armed by the file `trigger`;
 /// its exit status goes to `rc`, its stderr to the terminal unless `stderr` names a file, and
@@ -137,4 +141,40 @@ fn spec9_a_worker_thread_panic_leaves_the_form_working_and_is_said_after_it() {
         message.contains("fault injected at file-offers") && message.ends_with("continues a form."),
         "one line:\n{screen}"
     );
+}
+
+/// A tool call of `ask-user mcp` that panics (a bug in the call's own code, not on the blocking
+/// threads whose panics tokio already turns into errors): the client gets an error reply naming
+/// it, at once, instead of no reply at all (rmcp drops a call that panics, and the client would
+/// wait until its own timeout, minutes in most); the server goes on, and answers the next call.
+#[test]
+fn spec9_an_mcp_tool_call_that_panics_gets_an_error_reply_and_the_server_goes_on() {
+    let sb = Sandbox::new();
+    sb.file("trigger", "");
+    let fault = format!("mcp-call@{}", sb.path("trigger").display());
+    let mut server = RawMcp::start(&sb, "1", "logs", &[("ASK_USER_FAULT", &fault)]);
+    let args: Value = serde_json::from_str(PAYLOAD).unwrap();
+    let call = |id: i32| {
+        json!({"jsonrpc": "2.0", "id": id, "method": "tools/call",
+        "params": {"name": "ask_user", "arguments": args}})
+    };
+    server.send(&call(1));
+    let replies = server.replies_to(&[json!(1)], Duration::from_secs(10));
+    let reply = replies.iter().find(|r| r["id"] == 1).unwrap_or_else(|| panic!("no reply: {replies:?}"));
+    let message = reply["error"]["message"].as_str().unwrap_or_default();
+    assert!(
+        message.starts_with(
+            "internal error in ask-user (a bug, logged with its backtrace): fault injected at mcp-call"
+        ),
+        "{reply}"
+    );
+    std::fs::remove_file(sb.path("trigger")).unwrap();
+    server.send(&call(2));
+    let replies = server.replies_to(&[json!(2)], Duration::from_secs(10));
+    let reply = replies.iter().find(|r| r["id"] == 2).unwrap_or_else(|| panic!("no reply: {replies:?}"));
+    assert_eq!(reply["result"]["structuredContent"]["stillOpen"], json!(true), "{reply}");
+    let (code, stderr) = server.finish();
+    assert_eq!(code, Some(0), "{stderr}");
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(stderr.starts_with("ask-user: internal error at frontends/mcp/src/server.rs:"), "{stderr}");
 }

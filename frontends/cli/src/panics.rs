@@ -42,12 +42,7 @@ pub(crate) fn report_late() {
 
 /// The one line a bug gets on stderr.
 fn line(info: &PanicHookInfo, log: Option<&Path>) -> String {
-    let payload = info.payload();
-    let what = payload
-        .downcast_ref::<&str>()
-        .copied()
-        .or_else(|| payload.downcast_ref::<String>().map(String::as_str))
-        .unwrap_or("a panic");
+    let what = ask_storage::panic_text(info.payload());
     let at = info.location().map(|l| format!(" at {}:{}", l.file(), l.line())).unwrap_or_default();
     let log = log.map_or_else(
         || "no log file could be written".to_owned(),

@@ -106,6 +106,7 @@ impl AskServer {
         mut request: CallToolRequestParams,
         ctx: &RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
+        ask_storage::faults::at("mcp-call");
         let raw = Value::Object(request.arguments.take().unwrap_or_default());
         // Validation grows with the payload: about 0.1 s at a million options. The arguments
         // are kept only as the stored payload's text: a parsed `Value` is several times larger.
@@ -292,6 +293,18 @@ fn run_headless(
         .ok_or_else(|| internal("the elicited answers did not complete the form"))
 }
 
+/// Runs a call, turning a panic in it (a bug) into an error reply. rmcp would otherwise drop
+/// the call without a word, and the client wait for a reply until its own timeout.
+async fn contained<T>(call: impl Future<Output = Result<T, ErrorData>>) -> Result<T, ErrorData> {
+    use futures::FutureExt;
+    std::panic::AssertUnwindSafe(call).catch_unwind().await.unwrap_or_else(|panic| {
+        Err(internal(format!(
+            "internal error in ask-user (a bug, logged with its backtrace): {}",
+            ask_storage::panic_text(panic.as_ref())
+        )))
+    })
+}
+
 pub(crate) fn internal(e: impl std::fmt::Display) -> ErrorData {
     ErrorData::internal_error(e.to_string(), None)
 }
@@ -326,7 +339,7 @@ impl ServerHandler for AskServer {
         if request.name != "ask_user" {
             return Err(ErrorData::invalid_params(format!("no tool named {}", request.name), None));
         }
-        self.ask(request, &context).await
+        contained(self.ask(request, &context)).await
     }
 
     /// rmcp reads a `tools/call` whose `params` it cannot type (arguments that are not an
@@ -338,6 +351,13 @@ impl ServerHandler for AskServer {
         request: CustomRequest,
         _context: RequestContext<RoleServer>,
     ) -> Result<CustomResult, ErrorData> {
+        contained(async move { Self::untyped_call(request) }).await
+    }
+}
+
+impl AskServer {
+    /// A `tools/call` rmcp could not type (see [`ServerHandler::on_custom_request`]).
+    fn untyped_call(request: CustomRequest) -> Result<CustomResult, ErrorData> {
         if request.method != "tools/call" {
             return Err(ErrorData::new(ErrorCode::METHOD_NOT_FOUND, request.method, None));
         }

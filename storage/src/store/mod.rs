@@ -338,11 +338,5 @@ fn contain_panics<T>(path: &Path, f: impl FnOnce() -> Result<T, StoreError>) -> 
 
 /// The error for a panic that stopped storage code working on `path`, in the panic's words.
 pub(crate) fn damaged_by(path: &Path, panic: &(dyn std::any::Any + Send)) -> StoreError {
-    let detail = panic
-        .downcast_ref::<String>()
-        .map(String::as_str)
-        .or_else(|| panic.downcast_ref::<&str>().copied())
-        .unwrap_or("unknown failure")
-        .to_owned();
-    StoreError::Damaged { path: path.display().to_string(), detail }
+    StoreError::Damaged { path: path.display().to_string(), detail: crate::panic_text(panic).to_owned() }
 }

@@ -59,6 +59,18 @@ impl RawMcp {
         self.write_line(&message.to_string());
     }
 
+    /// The replies the server writes within `within`, until one to each of `ids` has come.
+    pub fn replies_to(&self, ids: &[Value], within: std::time::Duration) -> Vec<Value> {
+        let deadline = std::time::Instant::now() + within;
+        let mut got: Vec<Value> = Vec::new();
+        while !ids.iter().all(|id| got.iter().any(|r| &r["id"] == id)) {
+            let Some(left) = deadline.checked_duration_since(std::time::Instant::now()) else { break };
+            let Ok(line) = self.lines.recv_timeout(left) else { break };
+            got.push(serde_json::from_str(&line).unwrap());
+        }
+        got
+    }
+
     /// Closes stdin and waits for the server to end: its exit code and stderr.
     pub fn finish(self) -> (Option<i32>, String) {
         drop(self.stdin);
