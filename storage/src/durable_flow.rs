@@ -31,7 +31,7 @@
 //! assert!(logged.outcome().is_some());
 //! ```
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::OnceLock;
 use std::sync::mpsc::{Receiver, Sender, channel};
 use std::thread::{Scope, ScopedJoinHandle};
@@ -60,8 +60,6 @@ pub struct FlowHost {
 pub struct StoreOpening<'s> {
     /// Where the store is kept once open; it outlives the flow.
     pub slot: &'s OnceLock<Store>,
-    /// The store's file, to name in a failure.
-    pub path: &'s Path,
     /// The thread opening it.
     pub thread: ScopedJoinHandle<'s, Result<Store, StoreError>>,
 }
@@ -71,7 +69,7 @@ pub struct StoreOpening<'s> {
 #[derive(Clone, Copy)]
 enum StoreRef<'s> {
     Open(&'s Store),
-    Opening { slot: &'s OnceLock<Store>, path: &'s Path },
+    Opening(&'s OnceLock<Store>),
 }
 
 /// One open flow, driven durably by this process.
@@ -151,13 +149,12 @@ impl<'s> DurableFlow<'s> {
         opened: Event,
         payload: Option<(&'s str, MakePayload<'s>)>,
     ) -> DurableFlow<'s> {
-        let StoreOpening { slot, path, thread } = store;
+        let StoreOpening { slot, thread } = store;
         let open = move || {
-            let open =
-                thread.join().unwrap_or_else(|panic| Err(crate::store::damaged_by(path, panic.as_ref())))?;
+            let open = thread.join().unwrap_or_else(|panic| Err(StoreError::bug(panic.as_ref())))?;
             Ok(slot.get_or_init(move || open))
         };
-        Self::beside(scope, StoreRef::Opening { slot, path }, open, record, opened, payload)
+        Self::beside(scope, StoreRef::Opening(slot), open, record, opened, payload)
     }
 
     /// The flow of `opened`, its opening commit running on a thread of `scope` into the store
@@ -191,9 +188,9 @@ impl<'s> DurableFlow<'s> {
         let outcome = match std::mem::replace(&mut self.opening, Opening::Failed) {
             Opening::Durable => Ok(()),
             Opening::Failed => Err(StoreError::NotRecorded(self.id.clone())),
-            Opening::Running(commit) => commit
-                .join()
-                .unwrap_or_else(|panic| Err(crate::store::damaged_by(self.store_path(), panic.as_ref()))),
+            Opening::Running(commit) => {
+                commit.join().unwrap_or_else(|panic| Err(StoreError::bug(panic.as_ref())))
+            }
         };
         if outcome.is_ok() {
             self.opening = Opening::Durable;
@@ -237,16 +234,7 @@ impl<'s> DurableFlow<'s> {
     fn store(&self) -> Result<&'s Store, StoreError> {
         match self.store {
             StoreRef::Open(store) => Ok(store),
-            StoreRef::Opening { slot, .. } => {
-                slot.get().ok_or_else(|| StoreError::NotRecorded(self.id.clone()))
-            }
-        }
-    }
-
-    fn store_path(&self) -> &Path {
-        match self.store {
-            StoreRef::Open(store) => store.path(),
-            StoreRef::Opening { path, .. } => path,
+            StoreRef::Opening(slot) => slot.get().ok_or_else(|| StoreError::NotRecorded(self.id.clone())),
         }
     }
 

@@ -90,6 +90,15 @@ pub enum StoreError {
         /// What failed.
         detail: String,
     },
+    /// Code around the store panicked (a bug, not damage: storage code's own panics are
+    /// [`StoreError::Damaged`]); nothing of what it was making was committed.
+    #[error(
+        "internal error ({detail}), a bug in ask-user; nothing was recorded, and the store is not damaged"
+    )]
+    Bug {
+        /// The panic's message.
+        detail: String,
+    },
     /// A stored event cannot be decoded (e.g. written by a newer ask-user).
     #[error("store {path}: flow {flow}: event {seq}")]
     Decode {
@@ -134,4 +143,12 @@ pub enum StoreError {
     /// committed.
     #[error("flow {0} was never recorded: its opening commit failed")]
     NotRecorded(String),
+}
+
+impl StoreError {
+    /// The error for a panic in code that works beside the store (making the opening's rows,
+    /// a thread opening the store), caught where its thread is joined.
+    pub(crate) fn bug(panic: &(dyn std::any::Any + Send)) -> StoreError {
+        StoreError::Bug { detail: crate::panic_text(panic).to_owned() }
+    }
 }

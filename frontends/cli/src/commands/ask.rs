@@ -60,16 +60,16 @@ pub fn run_ask(args: &AskArgs) -> anyhow::Result<Status> {
                 let _ = until_go.recv();
                 open_and_prune(path, &retention_days)
             };
-            (path, scope.spawn(open))
+            scope.spawn(open)
         });
         let loaded = load_form(args.file.as_deref());
         drop(go);
         match (loaded, opening) {
-            (Ok(Ok((form, text))), Ok((path, thread))) if live => {
+            (Ok(Ok((form, text))), Ok(thread)) if live => {
                 let id = new_flow_id();
                 let make = crate::runtime::payload_entry(&id, text, FormSource::Tool);
                 let payload = Some((args.flow.session.as_str(), Box::new(make) as MakePayload));
-                let store = StoreOpening { slot: &slot, path, thread };
+                let store = StoreOpening { slot: &slot, thread };
                 let flow = (&args.flow, Report::ToolJson);
                 start_and_run_opening(scope, (store, retention), id, form, Origin::tool(), flow, payload)
             }
@@ -77,7 +77,7 @@ pub fn run_ask(args: &AskArgs) -> anyhow::Result<Status> {
                 // No new flow opens here before the store is open (`start_and_run` prunes).
                 drop(retention);
                 let store = match opening {
-                    Ok((_, thread)) => thread
+                    Ok(thread) => thread
                         .join()
                         .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
                         .map_err(Into::into),
