@@ -18,8 +18,8 @@ use common::{PAYLOAD, Sandbox, bin};
 use serde_json::{Value, json};
 
 /// `ask-user ask p.json` in an 80×24 terminal, the fault `point` armed by the file `trigger`;
-/// its exit status goes to `rc`, its stderr to the terminal unless `stderr` names a file, and
-/// the shell writes `AFTER-THE-FORM` once it has ended.
+/// its exit status goes to `rc`, its stderr to the terminal unless `stderr` redirects it
+/// (`2> err.txt`), and the shell writes `AFTER-THE-FORM` once it has ended.
 fn start(sb: &Sandbox, point: &str, stderr: &str) -> Pty {
     sb.file("p.json", PAYLOAD);
     let script = format!(
