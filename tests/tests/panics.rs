@@ -47,10 +47,7 @@ fn spec9_a_bug_mid_form_restores_the_terminal_says_one_line_and_keeps_every_comm
     sb.file("trigger", "");
     pty.send(" ");
     pty.wait_exit();
-    assert_eq!(std::fs::read_to_string(sb.path("rc")).unwrap().trim(), "rc=5");
-    let stty = std::fs::read_to_string(sb.path("stty.txt")).unwrap();
-    assert!(stty.contains(" icanon") && stty.contains(" echo "), "raw mode left on: {stty}");
-    assert_eq!(pty.modes(), (false, false, false), "alternate screen, paste mode and cursor restored");
+    assert_eq!(pty.ended_restored(&sb), "rc=5");
     let screen = pty.screen();
     let said = screen.find("ask-user: internal error at frontends/cli/src/live.rs:").unwrap_or_else(|| {
         panic!("the panic's line names where it happened:\n{screen}");

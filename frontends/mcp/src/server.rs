@@ -351,31 +351,29 @@ impl ServerHandler for AskServer {
         request: CustomRequest,
         _context: RequestContext<RoleServer>,
     ) -> Result<CustomResult, ErrorData> {
-        contained(async move { Self::untyped_call(request) }).await
+        contained(async move { untyped_call(request) }).await
     }
 }
 
-impl AskServer {
-    /// A `tools/call` rmcp could not type (see [`ServerHandler::on_custom_request`]).
-    fn untyped_call(request: CustomRequest) -> Result<CustomResult, ErrorData> {
-        if request.method != "tools/call" {
-            return Err(ErrorData::new(ErrorCode::METHOD_NOT_FOUND, request.method, None));
-        }
-        let params = request.params.unwrap_or(Value::Null);
-        if params.get("name").and_then(Value::as_str) != Some("ask_user") {
-            return Err(ErrorData::invalid_params(
-                "tools/call needs params {\"name\": \"ask_user\", \"arguments\": {…}}",
-                None,
-            ));
-        }
-        let raw = params.get("arguments").cloned().unwrap_or(Value::Null);
-        let issues = match validate(&raw, FormSource::Tool) {
-            Err(issues) => issues,
-            Ok(_) => return Err(internal("arguments rmcp could not read passed validation")),
-        };
-        let result = to_call_result(ask_engine::invalid_result(issues));
-        Ok(CustomResult::new(serde_json::to_value(result).map_err(internal)?))
+/// A `tools/call` rmcp could not type (see [`ServerHandler::on_custom_request`]).
+fn untyped_call(request: CustomRequest) -> Result<CustomResult, ErrorData> {
+    if request.method != "tools/call" {
+        return Err(ErrorData::new(ErrorCode::METHOD_NOT_FOUND, request.method, None));
     }
+    let params = request.params.unwrap_or(Value::Null);
+    if params.get("name").and_then(Value::as_str) != Some("ask_user") {
+        return Err(ErrorData::invalid_params(
+            "tools/call needs params {\"name\": \"ask_user\", \"arguments\": {…}}",
+            None,
+        ));
+    }
+    let raw = params.get("arguments").cloned().unwrap_or(Value::Null);
+    let issues = match validate(&raw, FormSource::Tool) {
+        Err(issues) => issues,
+        Ok(_) => return Err(internal("arguments rmcp could not read passed validation")),
+    };
+    let result = to_call_result(ask_engine::invalid_result(issues));
+    Ok(CustomResult::new(serde_json::to_value(result).map_err(internal)?))
 }
 
 /// The skill's guidance, in short.

@@ -210,6 +210,16 @@ impl Pty {
         String::from_utf8_lossy(&out.stdout).into_owned()
     }
 
+    /// Once a script has run the form and then `echo "rc=$?" > rc; stty -a > stty.txt` in the
+    /// sandbox: checks that the form left the terminal as it found it (cooked mode with echo; no
+    /// alternate screen, paste mode or hidden cursor) and returns the status line (`rc=N`).
+    pub fn ended_restored(&self, sb: &Sandbox) -> String {
+        let stty = std::fs::read_to_string(sb.path("stty.txt")).unwrap();
+        assert!(stty.contains(" icanon") && stty.contains(" echo "), "raw mode left on: {stty}");
+        assert_eq!(self.modes(), (false, false, false), "alternate screen, paste mode and cursor restored");
+        std::fs::read_to_string(sb.path("rc")).unwrap().trim().to_owned()
+    }
+
     /// Terminal modes as the emulator sees them: (alternate screen, bracketed paste, cursor hidden).
     pub fn modes(&self) -> (bool, bool, bool) {
         let p = self.parser.lock().unwrap();
