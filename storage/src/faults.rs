@@ -18,6 +18,34 @@ pub fn at(point: &str) {
     let _ = point;
 }
 
+/// Panics here when the fault named `point` is armed, as redb does on a page of a damaged file:
+/// the store reports it as damage, though the panic is raised in ask-user's code.
+#[inline]
+#[track_caller]
+pub fn damage_at(point: &str) {
+    #[cfg(debug_assertions)]
+    if armed(point) {
+        SIMULATING_DAMAGE.with(|s| s.set(true));
+        panic!("fault injected at {point} (ASK_USER_FAULT): page 7 is not a btree page");
+    }
+    #[cfg(not(debug_assertions))]
+    let _ = point;
+}
+
+#[cfg(debug_assertions)]
+thread_local! {
+    static SIMULATING_DAMAGE: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// Whether the panic just caught on this thread was [`damage_at`]'s (and so is read as damage);
+/// asking clears it.
+pub(crate) fn took_damage() -> bool {
+    #[cfg(debug_assertions)]
+    return SIMULATING_DAMAGE.with(|s| s.replace(false));
+    #[cfg(not(debug_assertions))]
+    false
+}
+
 #[cfg(debug_assertions)]
 fn armed(point: &str) -> bool {
     use std::path::PathBuf;

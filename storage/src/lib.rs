@@ -21,7 +21,8 @@ pub use durable_flow::{DurableFlow, FileOffers, FlowHost, MakePayload, StoreOpen
 pub use follow::FlowFollower;
 pub use store::{
     Claim, FLOW_RECORD_VERSION, FlowRecord, Lease, Owed, PACKED_STORE_VERSION, PayloadEntry, PruneReport,
-    PruneRule, STORE_VERSION, Store, StoreError, form_hash, panic_is_contained, raw_params,
+    PruneRule, STORE_VERSION, Store, StoreError, form_hash, panic_is_contained, panic_is_contained_at,
+    raw_params,
 };
 
 /// Milliseconds since the Unix epoch (0 if the clock is before it).

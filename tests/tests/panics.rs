@@ -15,6 +15,7 @@ use std::time::Duration;
 use common::pty::Pty;
 use common::raw_mcp::RawMcp;
 use common::{PAYLOAD, Sandbox, bin};
+use rstest::rstest;
 use serde_json::{Value, json};
 
 /// `ask-user ask p.json` in an 80×24 terminal, the fault `point` armed by the file `trigger`;
@@ -71,21 +72,30 @@ fn spec9_a_bug_mid_form_restores_the_terminal_says_one_line_and_keeps_every_comm
     assert_eq!(answers["extras"]["values"], json!(["ci"]), "the key that was in hand is kept");
 }
 
-/// A panic inside storage code while a form shows (redb panics on some damaged pages) is
-/// contained by the store and reported as a failed write: the form keeps the terminal, says
-/// the key was not saved, prints nothing, and once the store takes writes again the same key
-/// is saved and the form ends as usual.
-#[test]
-fn spec9_a_panic_the_store_contains_mid_form_keeps_the_form_and_typing_goes_on() {
+/// A panic inside storage code while a form shows is contained by the store and reported as a
+/// failed write: the form keeps the terminal, says the key was not saved, prints nothing, and
+/// once the store takes writes again the same key is saved and the form ends as usual. What the
+/// line says depends on where the panic was raised: in redb (which panics on some damaged pages;
+/// `store-write` stands in for it) the store is called damaged; in ask-user's own code inside the
+/// transaction it is a bug, and the store is said not to be damaged (being told to move a good
+/// store aside would be wrong).
+#[rstest]
+#[case::redb_on_a_damaged_page("store-write", &["is damaged (fault injected at store-write", "Fix it and type on"])]
+#[case::a_bug_of_ours_inside_a_transaction("store-append", &[
+    "internal error (fault injected at store-append (ASK_USER_FAULT), at storage/src/store/mod.rs:",
+    "a bug in ask-user; nothing was recorded, and the store is not damaged. Type on to try again;",
+])]
+fn spec9_a_panic_the_store_contains_mid_form_keeps_the_form_and_typing_goes_on(
+    #[case] point: &str,
+    #[case] said: &[&str],
+) {
     let sb = Sandbox::new();
-    let mut pty = start(&sb, "store-write", "2> err.txt");
+    let mut pty = start(&sb, point, "2> err.txt");
     sb.file("trigger", "");
     pty.send("2");
     let screen = pty.wait_for("Not saved, so not applied").replace('\n', " ");
-    assert!(
-        screen.contains("is damaged (fault injected at store-write") && screen.contains("Which database?"),
-        "{screen}"
-    );
+    assert!(said.iter().all(|s| screen.contains(s)) && screen.contains("Which database?"), "{screen}");
+    assert_eq!(screen.contains("is damaged"), point == "store-write", "{screen}");
     assert_eq!(pty.modes(), (true, true, true), "the form still has the terminal");
     std::fs::remove_file(sb.path("trigger")).unwrap();
     pty.send("2");
@@ -96,6 +106,11 @@ fn spec9_a_panic_the_store_contains_mid_form_keeps_the_form_and_typing_goes_on()
     assert_eq!(std::fs::read_to_string(sb.path("rc")).unwrap().trim(), "rc=0");
     assert_eq!(std::fs::read_to_string(sb.path("err.txt")).unwrap(), "", "nothing on stderr");
     assert_eq!(sb.out()["details"]["answers"]["db"]["values"], json!(["sqlite"]));
+    let log = std::fs::read_to_string(sb.path("logs/ask-user.log")).unwrap();
+    assert!(
+        log.contains("storage panic caught") && log.contains(&format!("fault injected at {point}")),
+        "the log keeps the panic and its backtrace, though a form had the terminal: {log}"
+    );
 }
 
 /// A panic on a worker thread while the form shows (the one looking up `@` paths): the form
@@ -111,9 +126,14 @@ fn spec9_a_worker_thread_panic_leaves_the_form_working_and_is_said_after_it() {
     sb.file("trigger", "");
     pty.send("3");
     pty.send("see @src");
-    pty.wait_until("the lookup to panic", |_| {
-        std::fs::read_to_string(sb.path("logs/ask-user.log")).is_ok_and(|l| l.contains("at file-offers"))
-    });
+    let panics = || {
+        std::fs::read_to_string(sb.path("logs/ask-user.log"))
+            .map_or(0, |l| l.matches("at file-offers").count())
+    };
+    pty.wait_until("the lookup to panic", |_| panics() > 0);
+    let first = panics();
+    pty.send("/");
+    pty.wait_until("the lookup to panic again (the same bug, said once below)", |_| panics() > first);
     let (alternate, paste, _) = pty.modes();
     assert!(alternate && paste && pty.stty().contains("-icanon"), "the form still has the terminal");
     assert!(!pty.screen().contains("@src/main.rs"), "no paths for the query that panicked");
@@ -138,6 +158,7 @@ fn spec9_a_worker_thread_panic_leaves_the_form_working_and_is_said_after_it() {
         message.contains("fault injected at file-offers") && message.ends_with("continues a form."),
         "one line:\n{screen}"
     );
+    assert_eq!(screen.matches("ask-user: internal error").count(), 1, "the same bug said once:\n{screen}");
 }
 
 /// A tool call of `ask-user mcp` that panics (a bug in the call's own code, not on the blocking
@@ -174,4 +195,5 @@ fn spec9_an_mcp_tool_call_that_panics_gets_an_error_reply_and_the_server_goes_on
     assert_eq!(code, Some(0), "{stderr}");
     assert_eq!(stderr.lines().count(), 1, "{stderr}");
     assert!(stderr.starts_with("ask-user: internal error at frontends/mcp/src/server.rs:"), "{stderr}");
+    assert!(stderr.trim_end().ends_with("/logs/ask-user.log."), "no advice about forms: {stderr}");
 }

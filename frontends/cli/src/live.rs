@@ -225,8 +225,14 @@ fn resized(term: &LiveTerminal, state: &FlowState) -> Option<Event> {
 /// The footer's warning while keys cannot be saved, naming the keys that leave.
 fn not_saved(error: &ask_storage::StoreError, state: &FlowState) -> String {
     let keys = &state.settings().keymaps;
+    // A bug is nothing the person can fix; the next key may still be saved.
+    let next = if matches!(error, ask_storage::StoreError::Bug { .. }) {
+        "Type on to try again"
+    } else {
+        "Fix it and type on"
+    };
     format!(
-        "Not saved, so not applied: {}. Fix it and type on; {} or {} now leaves (`ask-user resume` continues from the last saved key).",
+        "Not saved, so not applied: {}. {next}; {} or {} now leaves (`ask-user resume` continues from the last saved key).",
         ask_storage::error_line(error),
         keys.cancel.label(),
         keys.dismiss.label()

@@ -63,7 +63,10 @@ fn main() -> ExitCode {
         }
     };
     let _guard = logging::init();
-    panics::install();
+    panics::install(matches!(
+        cli.command,
+        Command::Ask(_) | Command::Replay(_) | Command::Resume(_) | Command::Attach(_) | Command::Answer(_)
+    ));
     // A panic has been reported in one line by the hook (and the terminal put back): the run
     // ends as any other error does.
     let run = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| match &cli.command {

@@ -99,7 +99,8 @@ pub struct LiveTerminal {
     parent: Option<rustix::process::Pid>,
 }
 
-static CAUGHT_ELSEWHERE: std::sync::OnceLock<fn() -> bool> = std::sync::OnceLock::new();
+static CAUGHT_ELSEWHERE: std::sync::OnceLock<fn(&std::panic::PanicHookInfo) -> bool> =
+    std::sync::OnceLock::new();
 
 thread_local! {
     /// Whether this thread took the terminal over (the one that draws and reads it).
@@ -115,9 +116,10 @@ pub fn taken_elsewhere() -> bool {
 
 impl LiveTerminal {
     /// Tells the panic hook which panics are caught by the code around them (e.g. the storage
-    /// layer containing a panic from a damaged file): those neither restore the terminal nor
-    /// print anything, since the program goes on and reports them in its own words.
-    pub fn panics_caught_when(caught: fn() -> bool) {
+    /// layer containing a panic from a damaged file): those do not restore the terminal, since
+    /// the program goes on and reports them in its own words. The hook that was installed
+    /// before a form took the terminal is still called for them, and must print nothing then.
+    pub fn panics_caught_when(caught: fn(&std::panic::PanicHookInfo) -> bool) {
         let _ = CAUGHT_ELSEWHERE.set(caught);
     }
 
@@ -144,10 +146,9 @@ impl LiveTerminal {
         signal_hook::flag::register(signal_hook::consts::SIGCONT, Arc::clone(&continued))?;
         let previous = std::panic::take_hook();
         std::panic::set_hook(Box::new(move |info| {
-            if CAUGHT_ELSEWHERE.get().is_some_and(|caught| caught()) {
-                return; // the panic is caught and reported by the code around it: keep the screen
-            }
-            if !taken_elsewhere() {
+            // A panic the code around it catches and reports keeps the screen; the hook below
+            // (the one that said which panics are caught) still logs it.
+            if !CAUGHT_ELSEWHERE.get().is_some_and(|caught| caught(info)) && !taken_elsewhere() {
                 restore();
             }
             previous(info);

@@ -82,7 +82,7 @@ pub enum StoreError {
         #[source]
         source: redb::Error,
     },
-    /// The storage layer failed on damaged data (a caught panic).
+    /// The storage layer failed on damaged data (a panic redb raised, caught).
     #[error("store {path} is damaged ({detail}); move it aside or pass --store")]
     Damaged {
         /// The store file.
@@ -90,8 +90,8 @@ pub enum StoreError {
         /// What failed.
         detail: String,
     },
-    /// Code around the store panicked (a bug, not damage: storage code's own panics are
-    /// [`StoreError::Damaged`]); nothing of what it was making was committed.
+    /// ask-user's own code panicked inside a transaction or beside the store (a bug, not damage:
+    /// redb's panics are [`StoreError::Damaged`]); nothing of what it was making was committed.
     #[error(
         "internal error ({detail}), a bug in ask-user; nothing was recorded, and the store is not damaged"
     )]

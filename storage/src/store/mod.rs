@@ -15,6 +15,7 @@
 //! with `Durability::Immediate`, so an event is on disk before the fold applies it. A flow's
 //! status is not stored: it is a projection of its log.
 
+mod contained;
 mod errors;
 mod flows;
 mod leases;
@@ -24,8 +25,6 @@ mod payloads;
 mod prune;
 mod salvage;
 
-use std::cell::Cell;
-use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::{Path, PathBuf};
 use std::sync::{PoisonError, RwLock};
 use std::thread::sleep;
@@ -33,6 +32,8 @@ use std::time::{Duration, Instant};
 
 use redb::{Database, ReadableDatabase, ReadableTable, TableDefinition, TransactionError, WriteTransaction};
 
+use contained::contain_panics;
+pub use contained::{panic_is_contained, panic_is_contained_at};
 pub use errors::StoreError;
 pub(crate) use flows::OpeningRows;
 pub use flows::{FLOW_RECORD_VERSION, FlowRecord};
@@ -56,16 +57,6 @@ pub const PACKED_STORE_VERSION: u64 = 3;
 
 /// How long a write waits for another process's write transaction before giving up.
 const WRITE_WAIT: Duration = Duration::from_secs(10);
-
-thread_local! {
-    static CONTAINING: Cell<bool> = const { Cell::new(false) };
-}
-
-/// True while this thread runs storage code whose panics are caught and reported as
-/// [`StoreError::Damaged`]: a panic hook can stay quiet then, keeping stderr to one line.
-pub fn panic_is_contained() -> bool {
-    CONTAINING.with(Cell::get)
-}
 
 /// An open store file. Open one per process and share it.
 pub struct Store {
@@ -195,7 +186,7 @@ impl Store {
     ) -> Result<Result<T, E>, StoreError> {
         contain_panics(&self.path, || {
             let mut tx = self.begin_write()?;
-            crate::faults::at("store-write");
+            crate::faults::damage_at("store-write");
             tx.set_durability(redb::Durability::Immediate).map_err(|e| self.write_error(e))?;
             let outcome = body(&tx).map_err(|e| self.write_error(e))?;
             match outcome {
@@ -263,6 +254,7 @@ impl Store {
         key: &str,
         rows: &[&[u8]],
     ) -> Result<u64, redb::Error> {
+        crate::faults::at("store-append");
         let mut t = tx.open_table(table)?;
         let mut next = match t.range((key, 0)..=(key, u64::MAX))?.next_back() {
             Some(row) => row?.0.value().1 + 1,
@@ -325,18 +317,4 @@ impl Store {
 
 fn decode_u64(bytes: &[u8]) -> Option<u64> {
     std::str::from_utf8(bytes).ok()?.parse().ok()
-}
-
-/// Runs storage code, turning a panic inside it (redb panics on some damaged pages) into
-/// [`StoreError::Damaged`] so a damaged file is always a one-line error.
-fn contain_panics<T>(path: &Path, f: impl FnOnce() -> Result<T, StoreError>) -> Result<T, StoreError> {
-    let outer = CONTAINING.with(|c| c.replace(true));
-    let result = catch_unwind(AssertUnwindSafe(f));
-    CONTAINING.with(|c| c.set(outer));
-    result.unwrap_or_else(|panic| Err(damaged_by(path, panic.as_ref())))
-}
-
-/// The error for a panic that stopped storage code working on `path`, in the panic's words.
-pub(crate) fn damaged_by(path: &Path, panic: &(dyn std::any::Any + Send)) -> StoreError {
-    StoreError::Damaged { path: path.display().to_string(), detail: crate::panic_text(panic).to_owned() }
 }
