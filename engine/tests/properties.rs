@@ -5,7 +5,6 @@ mod common;
 
 use ask_engine::editor::Breaks;
 use ask_engine::{Event, FlowState, KeyPress, Settings, Size, SummaryEdge};
-use ask_schema::QuestionType;
 use proptest::prelude::*;
 use serde_json::{Value, json};
 
@@ -36,50 +35,9 @@ fn payload() -> impl Strategy<Value = Value> {
     })
 }
 
-const KEYS: &[&str] = &[
-    "up",
-    "down",
-    "left",
-    "right",
-    "tab",
-    "shift+tab",
-    "enter",
-    "esc",
-    "space",
-    "backspace",
-    "delete",
-    "n",
-    "shift+n",
-    "1",
-    "2",
-    "3",
-    "4",
-    "5",
-    "9",
-    "0",
-    "?",
-    "ctrl+c",
-    "alt+enter",
-    "home",
-    "end",
-    "pageUp",
-    "pageDown",
-    "a",
-    "shift+z",
-    "é",
-    "世",
-    "ctrl+w",
-    "ctrl+u",
-    "alt+b",
-    "/",
-    "ctrl+z",
-    "ctrl+y",
-    "ctrl+shift+z",
-];
-
 fn event() -> impl Strategy<Value = Event> {
     prop_oneof![
-        20 => prop::sample::select(KEYS).prop_map(|id| Event::key(KeyPress::parse(id).expect("pool ids parse"))),
+        20 => prop::sample::select(common::KEYS).prop_map(|id| Event::key(KeyPress::parse(id).expect("pool ids parse"))),
         1 => "[a-z \\r\\n世]{0,6}".prop_map(|text| Event::TextPasted { text }),
         1 => ("[a-z]{0,2}", prop::collection::vec("[a-z/]{1,8}", 0..10))
             .prop_map(|(query, items)| Event::CompletionsOffered { query, items }),
@@ -101,45 +59,6 @@ fn event() -> impl Strategy<Value = Event> {
     ]
 }
 
-fn check_invariants(state: &FlowState) {
-    let form = state.form();
-    assert!(state.tab() <= form.questions.len(), "tab in range");
-    if let Some((q, qs)) = state.current() {
-        assert!(state.cursor() <= q.declared_rows(), "cursor in range");
-        if q.kind != QuestionType::Multi {
-            assert!(qs.selected_count() <= 1, "single-select never holds two options");
-            assert!(
-                !(qs.selected_count() == 1 && qs.custom_selected()),
-                "option and custom text never both selected"
-            );
-        }
-    }
-    if let Some(result) = state.result_of("f-1") {
-        // Every result an agent can receive is one the published result schema accepts.
-        static SCHEMA: std::sync::OnceLock<jsonschema::Validator> = std::sync::OnceLock::new();
-        let schema = SCHEMA.get_or_init(|| jsonschema::validator_for(&ask_schema::result_schema()).unwrap());
-        let json = serde_json::to_value(&result).unwrap();
-        if let Err(e) = schema.validate(&json) {
-            panic!("result breaks the result schema: {e}\n{json}");
-        }
-        for (meta, q) in result.details.questions.iter().zip(&form.questions) {
-            assert_eq!(meta.id, q.id);
-            let Some(a) = result.details.answers.get(&q.id) else { continue };
-            assert_eq!(a.values.len(), a.labels.len());
-            assert!(
-                a.indices.iter().all(|&i| i >= 1 && i <= q.options.len()),
-                "indices are 1-based and in range"
-            );
-            assert!(a.indices.windows(2).all(|w| w[0] < w[1]), "declared order");
-            if q.kind != QuestionType::Multi {
-                assert!(a.values.len() <= 1);
-            }
-        }
-    }
-    let _ = state.view();
-    let _ = state.is_dirty();
-}
-
 proptest! {
     // A fuzz target run on every test run (issue 14.10): 1 000 random forms × up to 160 events.
     #![proptest_config(ProptestConfig { cases: 1000, ..ProptestConfig::default() })]
@@ -151,7 +70,7 @@ proptest! {
         state.apply(&opened);
         for e in &events {
             state.apply(e);
-            check_invariants(&state);
+            common::check_invariants(&state);
         }
         // The log is the truth: folding it again gives the state held live.
         let replayed = FlowState::replay(std::iter::once(&opened).chain(&events));

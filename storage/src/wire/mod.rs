@@ -124,8 +124,8 @@ pub(crate) fn encode_row(event: &Event) -> Result<Vec<u8>, EncodeError> {
     encode(event).map(packed::pack)
 }
 
-/// A store row as an event.
-pub(crate) fn decode_row(row: &[u8]) -> Result<Event, DecodeError> {
+/// A store row as an event: a line of [`decode`], or a packed one (LZ4) holding such a line.
+pub fn decode_row(row: &[u8]) -> Result<Event, DecodeError> {
     decode(&packed::unpack(row).map_err(DecodeError::Malformed)?)
 }
 
