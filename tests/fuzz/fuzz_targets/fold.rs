@@ -74,7 +74,7 @@ fn events(data: &[u8]) -> Vec<Event> {
             218 => {
                 i += 1;
                 Event::SummaryClamped {
-                    edge: if arg(0) % 2 == 0 { SummaryEdge::Top } else { SummaryEdge::End },
+                    edge: if arg(0).is_multiple_of(2) { SummaryEdge::Top } else { SummaryEdge::End },
                 }
             }
             219 => {
@@ -83,7 +83,7 @@ fn events(data: &[u8]) -> Vec<Event> {
             }
             220..=223 => {
                 i += 1;
-                let breaks = if b % 2 == 0 { Breaks::Spaces } else { Breaks::Words };
+                let breaks = if b.is_multiple_of(2) { Breaks::Spaces } else { Breaks::Words };
                 Event::EditorWrapped { width: u16::from(arg(0)), breaks }
             }
             224..=227 => {
