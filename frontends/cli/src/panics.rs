@@ -1,10 +1,11 @@
 //! What a panic does to a run. A panic inside storage code is caught there and reported in one
-//! line (a damaged file, or a bug inside a transaction), so it is only logged here. Any other panic is a bug: stderr gets one line
-//! naming where it happened and where its backtrace was logged, after the terminal frontend's
-//! hook (installed over this one while a form shows) has put the terminal back; `main` then
-//! ends the run with the error status. Every key committed before it stays in the store. A
-//! panic on another thread while a form shows (a worker the form can do without) is said once
-//! the command is over, since the form has the screen until then.
+//! line (a damaged file, or a bug inside a transaction), so it is only logged here. Any other
+//! panic is a bug: stderr gets one line naming where it happened and where its backtrace was
+//! logged, after the terminal frontend's hook (installed over this one while a form shows) has
+//! put the terminal back; `main` then ends the run with the error status. Every key committed
+//! before it stays in the store. A panic on another thread while a form shows (a worker the
+//! form can do without) is said once the command is over, since the form has the screen until
+//! then.
 
 use std::panic::PanicHookInfo;
 use std::path::Path;

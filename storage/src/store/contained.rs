@@ -37,12 +37,22 @@ pub fn panic_is_contained_at(location: Option<&Location<'_>>) -> bool {
     contained
 }
 
-/// Whether `file` (a panic's location) is in this workspace's source rather than redb's or the
+/// Whether `file` (a panic's location) is in ask-user's source rather than redb's or the
 /// standard library's. Locations are written the way `file!()` writes them, so this file's own
-/// name gives the workspace root's form: relative in a normal build, absolute if remapped.
+/// name says how: relative to the workspace in a build of it (dependencies are absolute), or
+/// absolute when remapped or built from a registry, where this crate's folder (or the
+/// workspace's, when there is one above it) is what our files start with.
 fn raised_in_own_code(file: &str) -> bool {
-    let root = file!().strip_suffix("storage/src/store/contained.rs").unwrap_or("");
-    if root.is_empty() { Path::new(file).is_relative() } else { file.starts_with(root) }
+    own_source(file, file!())
+}
+
+/// [`raised_in_own_code`], given this file's name as the compiler wrote it.
+fn own_source(file: &str, this_file: &str) -> bool {
+    let this_crate = this_file.strip_suffix("src/store/contained.rs").unwrap_or_default();
+    if Path::new(this_crate).is_relative() {
+        return Path::new(file).is_relative();
+    }
+    file.starts_with(this_crate.strip_suffix("storage/").unwrap_or(this_crate))
 }
 
 /// Runs storage code, turning a panic inside it into a one-line [`StoreError`]: damage when
@@ -57,7 +67,8 @@ pub(super) fn contain_panics<T>(
     CONTAINING.with(|c| c.set(outer));
     result.unwrap_or_else(|panic| {
         let text = crate::panic_text(panic.as_ref());
-        let own = RAISED_IN_OWN_CODE.with(RefCell::take).filter(|_| !crate::faults::took_damage());
+        let simulated_damage = crate::faults::took_damage();
+        let own = RAISED_IN_OWN_CODE.with(RefCell::take).filter(|_| !simulated_damage);
         Err(match own {
             Some(at) => StoreError::Bug { detail: format!("{text}, at {at}") },
             None => StoreError::Damaged { path: path.display().to_string(), detail: text.to_owned() },
@@ -89,5 +100,42 @@ mod tests {
         #[case] own: bool,
     ) {
         assert_eq!(super::raised_in_own_code(file), own, "{file}");
+    }
+
+    /// The same in builds whose paths are absolute: a workspace remapped to one folder, and
+    /// crates built from a registry, each in a folder of its own (there only this crate's
+    /// files can be told apart as ours).
+    #[rstest]
+    #[case::remapped_storage(
+        "/src/ask-user/storage/src/store/contained.rs",
+        "/src/ask-user/storage/src/wire/v6.rs",
+        true
+    )]
+    #[case::remapped_engine(
+        "/src/ask-user/storage/src/store/contained.rs",
+        "/src/ask-user/engine/src/fold/mod.rs",
+        true
+    )]
+    #[case::remapped_redb(
+        "/src/ask-user/storage/src/store/contained.rs",
+        "/cargo/registry/src/i/redb-5.0.0/src/db.rs",
+        false
+    )]
+    #[case::registry_storage(
+        "/cargo/registry/src/i/ask-storage-0.1.0/src/store/contained.rs",
+        "/cargo/registry/src/i/ask-storage-0.1.0/src/wire/v6.rs",
+        true
+    )]
+    #[case::registry_redb(
+        "/cargo/registry/src/i/ask-storage-0.1.0/src/store/contained.rs",
+        "/cargo/registry/src/i/redb-5.0.0/src/db.rs",
+        false
+    )]
+    fn spec9_absolute_paths_tell_our_source_from_redbs(
+        #[case] this: &str,
+        #[case] file: &str,
+        #[case] own: bool,
+    ) {
+        assert_eq!(super::own_source(file, this), own, "{file} beside {this}");
     }
 }
