@@ -15,8 +15,7 @@ use std::path::Path;
 /// `forms`: whether this command shows forms, whose saved answers `ask-user resume` continues
 /// after a bug (the line says so only then).
 pub(crate) fn install(forms: bool) {
-    FORMS.store(forms, std::sync::atomic::Ordering::Relaxed);
-    std::panic::set_hook(Box::new(|info| {
+    std::panic::set_hook(Box::new(move |info| {
         let contained = contained(info);
         let backtrace = std::backtrace::Backtrace::force_capture();
         if contained {
@@ -26,7 +25,7 @@ pub(crate) fn install(forms: bool) {
             return;
         }
         tracing::error!(panic = %info, %backtrace, "internal error");
-        let line = line(info, crate::logging::file());
+        let line = line(info, crate::logging::file(), forms);
         if ask_tui::terminal::taken_elsewhere() {
             // A worker thread's panic while a form shows: said once the terminal is back.
             let mut late = LATE.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
@@ -50,9 +49,6 @@ fn contained(info: &PanicHookInfo) -> bool {
 /// that goes on after a panic may hit the same bug again).
 static LATE: std::sync::Mutex<Vec<String>> = std::sync::Mutex::new(Vec::new());
 
-/// Whether the command shows forms (see [`install`]).
-static FORMS: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
-
 /// Prints the lines of panics that could not be printed when they happened; `main` calls it
 /// once the command is over and the terminal is back.
 pub(crate) fn report_late() {
@@ -61,19 +57,16 @@ pub(crate) fn report_late() {
     }
 }
 
-/// The one line a bug gets on stderr.
-fn line(info: &PanicHookInfo, log: Option<&Path>) -> String {
+/// The one line a bug gets on stderr (`forms`: see [`install`]).
+fn line(info: &PanicHookInfo, log: Option<&Path>, forms: bool) -> String {
     let what = ask_storage::panic_text(info.payload());
     let at = info.location().map(|l| format!(" at {}:{}", l.file(), l.line())).unwrap_or_default();
     let log = log.map_or_else(
         || "no log file could be written".to_owned(),
         |p| format!("its backtrace is in {}", p.display()),
     );
-    let resume = if FORMS.load(std::sync::atomic::Ordering::Relaxed) {
-        " Answers already saved are kept: `ask-user resume` continues a form."
-    } else {
-        ""
-    };
+    let resume =
+        if forms { " Answers already saved are kept: `ask-user resume` continues a form." } else { "" };
     let line = format!("internal error{at}: {what}. This is a bug; {log}.{resume}");
     ask_tui::text::sanitize(&line, false).into_owned()
 }
