@@ -117,6 +117,45 @@ fn spec9_a_panic_the_store_contains_mid_form_keeps_the_form_and_typing_goes_on(
     );
 }
 
+/// The same panic in the form's opening commit (its flow, payload and lease: one transaction,
+/// run beside the first frame): the form cannot go on without its flow recorded, so it ends at
+/// once with the terminal restored and one line on stderr, the error status, nothing on stdout
+/// and nothing recorded of it; what the store held before is all still there.
+#[rstest]
+#[case::redb_on_a_damaged_page("store-write", "is damaged (fault injected at store-write")]
+#[case::a_bug_of_ours_inside_a_transaction(
+    "store-append",
+    "internal error (fault injected at store-append (ASK_USER_FAULT), at storage/src/store/mod.rs:"
+)]
+fn spec9_a_panic_in_the_opening_commit_ends_the_form_at_once_restored(
+    #[case] point: &str,
+    #[case] said: &str,
+) {
+    let sb = Sandbox::new();
+    let (payload, keys) = (sb.file("p.json", PAYLOAD), sb.file("k", "2\ntab\n1\n1\n"));
+    let earlier =
+        sb.run(&["ask", payload.to_str().unwrap(), "--id", "earlier", "--script", keys.to_str().unwrap()]);
+    assert_eq!(earlier.code, 0, "{}", earlier.stderr);
+    sb.file("trigger", "");
+    let script = format!(
+        "'{}' ask p.json > out.json 2> err.txt; echo \"rc=$?\" > rc; stty -a > stty.txt; echo AFTER-THE-FORM; sleep 1",
+        bin().display()
+    );
+    let fault = format!("{point}@{}", sb.path("trigger").display());
+    let mut pty = Pty::spawn_with(&sb, &script, 80, 24, &[("ASK_USER_FAULT", &fault)]);
+    pty.wait_exit();
+    assert_eq!(pty.ended_restored(&sb), "rc=5");
+    let err = std::fs::read_to_string(sb.path("err.txt")).unwrap();
+    assert!(err.lines().count() == 1 && err.starts_with("ask-user: ") && err.contains(said), "{err}");
+    assert_eq!(std::fs::read_to_string(sb.path("out.json")).unwrap(), "", "no result");
+    std::fs::remove_file(sb.path("trigger")).unwrap();
+    let flows = sb.run(&["log", "list"]).stdout;
+    assert!(
+        flows.lines().count() == 1 && flows.starts_with("earlier ") && flows.contains(" submitted "),
+        "the earlier flow, as it was, and nothing of the new one: {flows}"
+    );
+}
+
 /// A panic on a worker thread while the form shows (the one looking up `@` paths): the form
 /// keeps the terminal (restoring it from that thread left the form drawing on a cooked screen),
 /// the query gets no paths but the next one does, and the bug's one line comes on stderr once
