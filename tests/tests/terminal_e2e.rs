@@ -143,8 +143,7 @@ fn in_a_kitty_terminal_kitty_encoded_keys_mean_the_same_as_legacy_ones() {
     let sb = Sandbox::new();
     let env = [("TERM", "xterm-kitty"), ("ASK_USER_KEYBOARD_PROBE", "1")];
     let mut pty = Pty::ask(&sb, PAYLOAD, 80, 24, &env, "Which database?");
-    std::thread::sleep(std::time::Duration::from_millis(100));
-    assert!(pty.wrote(b"\x1b[>1u"), "kitty flags pushed for a kitty terminal");
+    pty.wait_until("kitty flags pushed for a kitty terminal", |p| p.wrote(b"\x1b[>1u"));
     // Suspended, the flags go with the rest of the terminal's state; continued, they come back.
     let pid = pty.child.process_id().unwrap();
     kill("TSTP", pid);
