@@ -21,14 +21,19 @@ use serde_json::{Value, json};
 /// `ask-user ask p.json` in an 80×24 terminal, the fault `point` armed by the file `trigger`;
 /// its exit status goes to `rc`, its stderr to the terminal unless `stderr` redirects it
 /// (`2> err.txt`), and the shell writes `AFTER-THE-FORM` once it has ended.
-fn start(sb: &Sandbox, point: &str, stderr: &str) -> Pty {
+fn spawn(sb: &Sandbox, point: &str, stderr: &str) -> Pty {
     sb.file("p.json", PAYLOAD);
     let script = format!(
         "'{}' ask p.json > out.json {stderr}; echo \"rc=$?\" > rc; stty -a > stty.txt; echo AFTER-THE-FORM; sleep 1",
         bin().display()
     );
     let fault = format!("{point}@{}", sb.path("trigger").display());
-    let pty = Pty::spawn_with(sb, &script, 80, 24, &[("ASK_USER_FAULT", &fault)]);
+    Pty::spawn_with(sb, &script, 80, 24, &[("ASK_USER_FAULT", &fault)])
+}
+
+/// [`spawn`], once the form shows.
+fn start(sb: &Sandbox, point: &str, stderr: &str) -> Pty {
+    let pty = spawn(sb, point, stderr);
     pty.wait_for("Which database?");
     pty
 }
@@ -137,12 +142,7 @@ fn spec9_a_panic_in_the_opening_commit_ends_the_form_at_once_restored(
         sb.run(&["ask", payload.to_str().unwrap(), "--id", "earlier", "--script", keys.to_str().unwrap()]);
     assert_eq!(earlier.code, 0, "{}", earlier.stderr);
     sb.file("trigger", "");
-    let script = format!(
-        "'{}' ask p.json > out.json 2> err.txt; echo \"rc=$?\" > rc; stty -a > stty.txt; echo AFTER-THE-FORM; sleep 1",
-        bin().display()
-    );
-    let fault = format!("{point}@{}", sb.path("trigger").display());
-    let mut pty = Pty::spawn_with(&sb, &script, 80, 24, &[("ASK_USER_FAULT", &fault)]);
+    let mut pty = spawn(&sb, point, "2> err.txt");
     pty.wait_exit();
     assert_eq!(pty.ended_restored(&sb), "rc=5");
     let err = std::fs::read_to_string(sb.path("err.txt")).unwrap();
