@@ -7,8 +7,9 @@
 //! 2. The write pattern of one such commit without redb (nine scattered pages, sync, header,
 //!    sync): what the disk alone charges for it.
 //! 3. `Store::append` as a live flow writes (multi-writer mode, `Durability::Immediate`).
-//! 4. The same appends on the exclusive-writer file mode the store used before (a redb
-//!    `FileBackend`), for comparison.
+//! 4. The same appends on redb's own `FileBackend` in multi-writer mode, which asks the file's
+//!    length with `statx` (the store's backend uses `lseek`: see `storage/src/store/backend.rs`),
+//!    and in the exclusive-writer mode the store used before; the three stores take turns.
 //! 5. `Store::events` + fold of a flow with 100 000 events (what `ask-user resume` does).
 #![allow(clippy::unwrap_used, clippy::expect_used)] // a benchmark fails loudly
 
@@ -100,16 +101,36 @@ fn commit_pattern_probe(dir: &Path) -> Vec<u64> {
         .collect()
 }
 
-fn appends(store: &Store) -> Vec<u64> {
-    store.create_flow(&FlowRecord::new("bench", "ask", "b", 0), &opened()).unwrap();
+/// `N` appends on each store, in alternating rounds of a tenth each, so that both series see the
+/// same hours of a disk whose speed drifts.
+fn appends(stores: &[&Store]) -> Vec<Vec<u64>> {
+    for store in stores {
+        store.create_flow(&FlowRecord::new("bench", "ask", "b", 0), &opened()).unwrap();
+    }
     let keys = keys();
-    (0..N)
-        .map(|i| {
-            let t = Instant::now();
-            store.append("bench", &keys[i % keys.len()]).unwrap();
-            t.elapsed().as_micros() as u64
-        })
-        .collect()
+    let mut lat = vec![Vec::with_capacity(N); stores.len()];
+    for round in 0..10 {
+        for (store, lat) in stores.iter().zip(&mut lat) {
+            for i in round * N / 10..(round + 1) * N / 10 {
+                let t = Instant::now();
+                store.append("bench", &keys[i % keys.len()]).unwrap();
+                lat.push(t.elapsed().as_micros() as u64);
+            }
+        }
+    }
+    lat
+}
+
+/// A store on redb's own `FileBackend`, created fresh in `dir`.
+fn on_redbs_backend(dir: &Path, name: &str, mode: redb::ConcurrencyMode) -> Store {
+    let file = std::fs::OpenOptions::new()
+        .read(true)
+        .write(true)
+        .create(true)
+        .truncate(true)
+        .open(dir.join(name))
+        .unwrap();
+    Store::with_backend(redb::backends::FileBackend::new(file), name, mode).unwrap()
 }
 
 /// A 100 000-event flow written in one transaction (building it key by key would take minutes),
@@ -174,25 +195,14 @@ fn main() {
     let dir = tempfile::tempdir_in(std::env::var_os("ASK_BENCH_DIR").unwrap_or_else(|| ".".into())).unwrap();
     let probe = fdatasync_probe(dir.path());
     let pattern = commit_pattern_probe(dir.path());
-    let multi = appends(&Store::open(&dir.path().join("multi.redb")).unwrap());
-    let file = std::fs::OpenOptions::new()
-        .read(true)
-        .write(true)
-        .create(true)
-        .truncate(true)
-        .open(dir.path().join("exclusive.redb"))
-        .unwrap();
-    let exclusive = appends(
-        &Store::with_backend(
-            redb::backends::FileBackend::new(file),
-            "exclusive",
-            redb::ConcurrencyMode::ExclusiveWriter,
-        )
-        .unwrap(),
-    );
+    let store = Store::open(&dir.path().join("multi.redb")).unwrap();
+    let statx = on_redbs_backend(dir.path(), "statx.redb", redb::ConcurrencyMode::MultiWriter);
+    let exclusive = on_redbs_backend(dir.path(), "exclusive.redb", redb::ConcurrencyMode::ExclusiveWriter);
+    let [multi, statx, exclusive] = <[_; 3]>::try_from(appends(&[&store, &statx, &exclusive])).unwrap();
     summary("bare 4 KiB write + fdatasync", probe);
     summary("9 pages + sync, header + sync", pattern);
     summary("append, multi-writer (now)", multi);
+    summary("append, multi-writer, len by statx", statx);
     summary("append, exclusive-writer (before)", exclusive);
     resume(dir.path());
 }

@@ -15,6 +15,7 @@
 //! with `Durability::Immediate`, so an event is on disk before the fold applies it. A flow's
 //! status is not stored: it is a projection of its log.
 
+mod backend;
 mod contained;
 mod errors;
 mod flows;

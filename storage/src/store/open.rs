@@ -7,6 +7,7 @@ use std::path::{Path, PathBuf};
 
 use redb::{Builder, ConcurrencyMode, Database, DatabaseError, StorageError};
 
+use super::backend::StoreFile;
 use super::{Store, StoreError, contain_panics};
 use crate::files::{create_private_dir, make_private, parent_dir, stamp, unused_path};
 
@@ -36,7 +37,14 @@ pub(super) fn open_file(path: &Path) -> Result<Database, StoreError> {
         Err(e) => return Err(StoreError::Open { path: shown, source: e.into() }),
     }
     let opened = contain_panics(path, || {
-        builder().open(path).map_err(|source| StoreError::Open { path: shown.clone(), source })
+        let file = fs::OpenOptions::new().read(true).write(true).open(path);
+        let backend = file.and_then(StoreFile::new);
+        let backend = backend.map_err(|e| StoreError::Open { path: shown.clone(), source: e.into() })?;
+        // `create_with_backend` is redb's only way to open a backend of ours: on a file that is
+        // not empty (made so above) it opens, as `open` does, and never initializes.
+        builder()
+            .create_with_backend(backend)
+            .map_err(|source| StoreError::Open { path: shown.clone(), source })
     });
     match opened {
         Ok(db) => Ok(db),
