@@ -91,6 +91,32 @@ fn resize_redraws_and_is_recorded() {
     assert!(sb.run(&["log", "show", &id]).stdout.contains("resize 44x20"));
 }
 
+/// A form left open while the person reads sleeps between its ticks (four a second: the
+/// settings file, the terminal, whether its starter is gone). crossterm truncates what is left
+/// of a wait to whole milliseconds, so each 250 ms tick used to end spinning through its last
+/// fraction of a millisecond: about 3 ms of CPU a second in this build, against about 0.7 now.
+#[test]
+fn an_idle_form_sleeps_between_its_ticks() {
+    let sb = Sandbox::new();
+    let mut pty = start(&sb, 80, 24);
+    // A key shown is a key committed: the start's work (the opening commit) is behind it.
+    pty.send(DOWN);
+    pty.wait_for("❯ 2. SQLite");
+    let pid = pty.child.process_id().unwrap();
+    // The main thread's time on a CPU, in nanoseconds (schedstat's first field).
+    let on_cpu = || -> u64 {
+        let stat = std::fs::read_to_string(format!("/proc/{pid}/schedstat")).unwrap();
+        stat.split_whitespace().next().unwrap().parse().unwrap()
+    };
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    let (before, since) = (on_cpu(), std::time::Instant::now());
+    std::thread::sleep(std::time::Duration::from_secs(3));
+    let ms_a_second = (on_cpu() - before) as f64 / 1e6 / since.elapsed().as_secs_f64();
+    assert!(ms_a_second < 2.0, "an idle form used {ms_a_second:.2} ms of CPU a second");
+    pty.send(CTRL_C);
+    assert_eq!(pty.wait_exit(), 1);
+}
+
 #[test]
 fn ctrl_c_on_a_clean_flow_leaves_at_once() {
     let sb = Sandbox::new();
