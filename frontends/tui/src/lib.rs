@@ -15,6 +15,7 @@ mod screen;
 mod style;
 pub mod terminal;
 pub mod text;
+mod wait;
 
 pub use frame_text::{MemoryTerminal, buffer_text};
 pub use screen::Screen;

@@ -252,7 +252,7 @@ impl LiveTerminal {
         }
         // A hung-up terminal makes every poll return at once: without this check the loop
         // would spin at full speed forever when SIGHUP does not reach us.
-        let ready = crossterm::event::poll(sleepable(timeout));
+        let ready = crossterm::event::poll(crate::wait::sleepable(timeout));
         if self.hung_up() {
             return Ok(Input::Gone);
         }
@@ -389,21 +389,6 @@ impl Drop for LiveTerminal {
         let _ = self.terminal.show_cursor();
         restore();
     }
-}
-
-/// A wait crossterm can end asleep. It sleeps in whole milliseconds, truncating what is left,
-/// so a wait of 250 ms sleeps 249 and then spins through the last fraction of a millisecond in
-/// zero-timeout polls (about 80 system calls and up to 1 ms of CPU on every idle tick, seen with
-/// `strace -c`). Waiting whole milliseconds and a little more ends in the sleep instead: the
-/// kernel wakes a poll a little late (its timer slack), past the added microseconds. Waits
-/// under a millisecond (the peeks for input already waiting) are left alone.
-fn sleepable(timeout: Duration) -> Duration {
-    const PAST_THE_MILLISECOND: Duration = Duration::from_micros(10);
-    if timeout < Duration::from_millis(1) {
-        return timeout;
-    }
-    let whole = timeout.as_nanos().div_ceil(1_000_000);
-    Duration::from_millis(u64::try_from(whole).unwrap_or(u64::MAX)).saturating_add(PAST_THE_MILLISECOND)
 }
 
 /// Terminals known to speak the kitty keyboard protocol, recognized by their environment.
