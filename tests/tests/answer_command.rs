@@ -242,11 +242,7 @@ fn an_extractor_whose_child_keeps_stdout_open_is_cut_at_the_deadline_and_its_chi
                 .contains(") Z")
     };
     // Killed before the run ended; on a loaded machine it may take a moment to be gone.
-    let start = std::time::Instant::now();
-    while alive() && start.elapsed() < std::time::Duration::from_secs(5) {
-        std::thread::sleep(std::time::Duration::from_millis(20));
-    }
-    assert!(!alive(), "the extractor's background child was killed");
+    common::wait_until(|| "the extractor's background child was killed".into(), || !alive());
 }
 
 /// The host seam (`--extractor host`, what the pi package uses): requests come as JSON lines on

@@ -18,6 +18,18 @@ pub fn bin() -> PathBuf {
     bin
 }
 
+/// Waits up to 5 s for `ok` to hold, looking every 20 ms; `what` says what did not happen
+/// (made only then).
+pub fn wait_until(what: impl FnOnce() -> String, ok: impl Fn() -> bool) {
+    let start = std::time::Instant::now();
+    while !ok() {
+        if start.elapsed() >= std::time::Duration::from_secs(5) {
+            panic!("{}", what());
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+}
+
 /// A temporary home for one test: store, config, logs, payloads and scripts.
 pub struct Sandbox {
     pub dir: tempfile::TempDir,

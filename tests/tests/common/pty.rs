@@ -182,11 +182,7 @@ impl Pty {
 
     /// Waits up to 5 s for `ok` to hold of the terminal; `what` names it if it does not.
     pub fn wait_until(&self, what: &str, ok: impl Fn(&Pty) -> bool) {
-        let start = Instant::now();
-        while !ok(self) {
-            assert!(start.elapsed() < Duration::from_secs(5), "{what}; screen:\n{}", self.screen());
-            std::thread::sleep(Duration::from_millis(20));
-        }
+        super::wait_until(|| format!("{what}; screen:\n{}", self.screen()), || ok(self));
     }
 
     /// Once the review shows, submits with its double press (`1`, then `1` again).
