@@ -128,6 +128,28 @@ fn a_terminal_size_with_a_zero_side_is_refused(#[case] size: &str) {
     assert!(r.stdout.is_empty(), "{}", r.stdout);
 }
 
+/// A `--timeout` that is no span of time is a usage error said in one line — not a panic where
+/// the wait begins (NaN, infinity and 1e300 seconds did that for `wait`), and not clap's advice
+/// to pass `-1` after `--`, which would make it the payload's file name.
+#[rstest]
+#[case::wait_nan(&["wait", "f0", "--timeout", "nan"], "expected a number of seconds, 0 or more")]
+#[case::wait_infinite(&["wait", "f0", "--timeout", "inf"], "expected a number of seconds, 0 or more")]
+#[case::wait_too_long(&["wait", "f0", "--timeout", "1e300"], "expected a number of seconds, 0 or more")]
+#[case::wait_negative(&["wait", "f0", "--timeout", "-1"], "expected a number of seconds, 0 or more")]
+#[case::ask_negative(&["ask", "p.json", "--timeout", "-3"], "expected a whole number of seconds, 0 or more")]
+#[case::ask_fraction(&["ask", "p.json", "--timeout", "1.5"], "expected a whole number of seconds, 0 or more")]
+fn a_timeout_that_is_no_span_of_time_is_refused_clearly(#[case] args: &[&str], #[case] says: &str) {
+    let sb = Sandbox::new();
+    sb.file("p.json", PAYLOAD);
+    let keys = sb.file("k", "down\n");
+    assert_eq!(sb.run(&["ask", "p.json", "--id", "f0", "--script", s(&keys)]).code, 4, "f0 left open");
+    let r = sb.run(args);
+    assert_eq!(r.code, 64, "{}", r.stderr);
+    assert!(r.stderr.lines().next().is_some_and(|l| l.contains(says)), "{}", r.stderr);
+    assert!(!r.stderr.contains("internal error"), "{}", r.stderr);
+    assert!(r.stdout.is_empty(), "{}", r.stdout);
+}
+
 #[test]
 fn c1_controls_in_answers_reach_stdout_as_escapes() {
     let sb = Sandbox::new();

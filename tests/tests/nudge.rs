@@ -124,3 +124,19 @@ fn spec13_2_a_reminder_comes_after_the_configured_wait_without_a_key() {
     pty.send("\x03");
     pty.wait_exit();
 }
+
+/// A reminder wait too long for the clock (1e300 minutes) is a reminder that never comes: the
+/// form opens and answers as any other. It used to end before its first frame with "internal
+/// error: cannot convert float seconds to Duration".
+#[test]
+fn spec13_2_a_reminder_too_far_off_to_count_never_comes() {
+    let sb = Sandbox::new();
+    let mut pty = open(&sb, r#"{"notify":"bell","remindAfterMinutes":1e300}"#, &[]);
+    pty.send("2");
+    pty.wait_for("Which extras?");
+    pty.send("\x1b");
+    pty.wait_for("unsaved answers");
+    pty.send("\x1b");
+    assert_eq!(pty.wait_exit(), 1, "cancelled, not crashed: {}", pty.screen());
+    assert_eq!(sb.out()["details"]["answers"]["db"]["values"], serde_json::json!(["sqlite"]));
+}

@@ -9,6 +9,7 @@ use std::time::{Duration, Instant};
 
 use common::pty::Pty;
 use common::{PAYLOAD, Sandbox, bin};
+use rstest::rstest;
 use serde_json::json;
 
 fn start(sb: &Sandbox, args: &str) -> Pty {
@@ -109,4 +110,43 @@ fn spec13_1_the_config_sets_a_timeout_for_every_form() {
     assert!(pty.child.try_wait().unwrap().is_none(), "no timeout with --timeout 0");
     pty.send("\x03");
     pty.wait_exit();
+}
+
+/// A timeout longer than the clock can count to (2^64 - 1 seconds, from the flag or the config)
+/// is a form that never times out: it opens, takes the answers and submits them. It used to end
+/// before its first frame with "internal error: overflow when adding duration to instant".
+#[rstest]
+#[case::the_flag("--timeout 18446744073709551615", "{}", false)]
+#[case::the_config("", r#"{"ui":{"timeoutSeconds":18446744073709551615}}"#, false)]
+#[case::the_plain_frontend("--plain --timeout 18446744073709551615", "{}", true)]
+fn spec13_1_a_timeout_past_what_the_clock_holds_never_runs_out(
+    #[case] args: &str,
+    #[case] config: &str,
+    #[case] plain: bool,
+) {
+    let sb = Sandbox::new();
+    sb.file("config.json", config);
+    sb.file("p.json", PAYLOAD);
+    let script = format!("exec '{}' ask {args} < p.json > out.json", bin().display());
+    let mut pty = Pty::spawn(&sb, &script, 80, 24);
+    if plain {
+        pty.wait_for("Question 1 of 2");
+        for (line, then) in [("2", "Question 2 of 2"), ("1", "Review.")] {
+            pty.send(&format!("{line}\r"));
+            pty.wait_for(then);
+        }
+        pty.send("1\r");
+    } else {
+        pty.wait_for("Which database?");
+        pty.send("2");
+        pty.wait_for("Which extras?");
+        pty.send("\t");
+        pty.wait_for("Ready to send?");
+        pty.send("1");
+        pty.send("1");
+    }
+    assert_eq!(pty.wait_exit(), 0, "{}", pty.screen());
+    let d = &sb.out()["details"];
+    assert_eq!(d["answers"]["db"]["values"], json!(["sqlite"]), "{d}");
+    assert!(d.get("timedOut").is_none(), "{d}");
 }

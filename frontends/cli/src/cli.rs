@@ -122,7 +122,7 @@ pub struct FlowArgs {
     pub frame_out: Option<PathBuf>,
     /// Close the form after this many seconds with what was saved so far (it stays resumable);
     /// 0 never. Default: the config's ui.timeoutSeconds.
-    #[arg(long, value_name = "SECS")]
+    #[arg(long, value_name = "SECS", allow_negative_numbers = true, value_parser = parse_whole_seconds)]
     pub timeout: Option<u64>,
     /// The plain-line frontend: numbered lines, answers typed as lines, every change said as
     /// one line (screen readers, dumb terminals). Also chosen by TERM=dumb and ui.plain.
@@ -279,6 +279,22 @@ pub struct PruneArgs {
     pub unused_pi: UnusedPi,
 }
 
+// Negative numbers reach these parsers (`allow_negative_numbers`) so that `--timeout -3` is
+// told what a timeout is, not that `-3` looks like an option.
+fn parse_whole_seconds(s: &str) -> Result<u64, String> {
+    s.trim().parse().map_err(|_| format!("expected a whole number of seconds, 0 or more, not {s:?}"))
+}
+
+/// Seconds, fractions allowed, as a `Duration`: NaN, infinity, negatives and spans longer than a
+/// `Duration` holds are refused here rather than panicking where the wait begins.
+fn parse_seconds(s: &str) -> Result<std::time::Duration, String> {
+    s.trim()
+        .parse::<f64>()
+        .ok()
+        .and_then(|secs| std::time::Duration::try_from_secs_f64(secs).ok())
+        .ok_or_else(|| format!("expected a number of seconds, 0 or more (without --timeout it waits until the flow completes), not {s:?}"))
+}
+
 fn parse_age(s: &str) -> Result<std::time::Duration, String> {
     let s = s.trim();
     let (number, unit) = s.split_at(s.find(|c: char| !c.is_ascii_digit()).unwrap_or(s.len()));
@@ -298,8 +314,8 @@ pub struct WaitArgs {
     /// The flow id.
     pub flow_id: String,
     /// Give up after this many seconds (exit 6); default: wait until the flow completes.
-    #[arg(long, value_name = "SECS")]
-    pub timeout: Option<f64>,
+    #[arg(long, value_name = "SECS", allow_negative_numbers = true, value_parser = parse_seconds)]
+    pub timeout: Option<std::time::Duration>,
     #[command(flatten)]
     pub store: StoreArgs,
 }

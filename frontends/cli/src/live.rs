@@ -27,7 +27,10 @@ const COUNTDOWN: u64 = 30;
 impl Clock {
     pub(crate) fn new(timeout: Option<Duration>) -> Clock {
         let now = Instant::now();
-        Clock { deadline: timeout.map(|t| (now + t, t.as_secs())), last_key: now }
+        // A timeout past what the clock can hold (`--timeout 18446744073709551615`) never runs
+        // out, as no timeout does.
+        let deadline = timeout.and_then(|t| Some((now.checked_add(t)?, t.as_secs())));
+        Clock { deadline, last_key: now }
     }
 
     /// Whole seconds left, rounded up, while the countdown shows.

@@ -134,7 +134,8 @@ impl Nudger {
         Nudger {
             channel: channel(&ui.notify, &ui.notify_command, |k| std::env::var(k).ok()),
             always: ui.notify_when == "always",
-            remind_after: (minutes > 0.0).then(|| Duration::from_secs_f64(minutes * 60.0)),
+            // A wait too long for a `Duration` (1e300 minutes) is a reminder that never comes.
+            remind_after: (minutes > 0.0).then(|| Duration::try_from_secs_f64(minutes * 60.0).ok()).flatten(),
             title: title.unwrap_or("ask-user").to_owned(),
             message: format!("A question is waiting for your answer: {prompt}"),
             focused: None,

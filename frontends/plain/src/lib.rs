@@ -63,7 +63,8 @@ pub fn run(
             }
         }
     });
-    let deadline = timeout.map(|t| (Instant::now() + t, t.as_secs()));
+    // A timeout past what the clock can hold never runs out, as no timeout does.
+    let deadline = timeout.and_then(|t| Some((Instant::now().checked_add(t)?, t.as_secs())));
     // Whether the store refused the last line's events (see [`refused`]).
     let mut unsaved = false;
     while flow.state().outcome().is_none() {

@@ -13,7 +13,7 @@ pub fn run_wait(args: &WaitArgs) -> anyhow::Result<Status> {
     if store.flow(&args.flow_id)?.is_none() {
         anyhow::bail!("no flow with id {}; `ask-user log list` shows the flows", args.flow_id);
     }
-    follow(&store, &args.flow_id, args.timeout.map(Duration::from_secs_f64), Report::ToolJson)
+    follow(&store, &args.flow_id, args.timeout, Report::ToolJson)
 }
 
 /// Folds the flow's log as other processes commit to it until it completes, then reports it.
