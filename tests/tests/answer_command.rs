@@ -156,6 +156,36 @@ fn without_any_extractor_the_message_says_how_to_set_one() {
     assert!(r.stderr.contains("answer.extractionCommand"), "{}", r.stderr);
 }
 
+/// A config file `answer` cannot use (here a retry count out of range beside the extractor) is
+/// moved aside before any form shows: `answer` says so, naming why and where the file went, so
+/// "no extractor configured" is not the only trace of the user's lost setting. `log prune`, the
+/// other command that reads the config without a form, says it too.
+#[rstest]
+#[case::answer(&["answer", "--text", "m", "--no-ui"], 5)]
+#[case::log_prune(&["log", "prune"], 0)]
+fn a_config_file_that_cannot_be_used_is_said_by_commands_without_a_form(
+    #[case] args: &[&str],
+    #[case] code: i32,
+) {
+    let sb = Sandbox::new();
+    sb.file("m", MESSAGE);
+    let script = format!("{}/fixtures/extractors/valid.sh", env!("CARGO_MANIFEST_DIR"));
+    let config = serde_json::json!({"answer": {"extractionCommand": ["sh", script], "extractionRetries": 9}});
+    sb.file("config.json", &config.to_string());
+    let r = sb.run(args);
+    assert_eq!(r.code, code, "{}", r.stderr);
+    let said =
+        r.stderr.lines().find(|l| l.contains("could not be used")).unwrap_or_else(|| panic!("{}", r.stderr));
+    assert!(said.contains("extractionRetries must be 0 to 3") && said.contains(".bak.json"), "{said}");
+    let backup = std::fs::read_dir(sb.path(".")).unwrap().flatten().find(|e| {
+        let name = e.file_name().to_string_lossy().into_owned();
+        name.starts_with("config.") && name.ends_with(".bak.json")
+    });
+    let backup = backup.expect("the file moved aside");
+    assert!(said.contains(&*backup.file_name().to_string_lossy()), "{said}");
+    assert_eq!(std::fs::read_to_string(backup.path()).unwrap(), config.to_string(), "the user's bytes kept");
+}
+
 #[test]
 fn answer_again_reopens_the_newest_extracted_form() {
     let sb = Sandbox::new();

@@ -33,3 +33,16 @@ pub fn store_path(explicit: Option<&Path>) -> anyhow::Result<PathBuf> {
 pub fn open_store(explicit: Option<&Path>) -> anyhow::Result<ask_storage::Store> {
     Ok(ask_storage::Store::open(&store_path(explicit)?)?)
 }
+
+/// The settings for a command that shows no form: what loading them found wrong (a file moved
+/// aside for a bad value, a migration) is said on stderr, as a form would show it in its footer.
+/// Without this, a command that loaded the config first — `answer` before its form, `log prune`
+/// — was the one that moved a broken file aside, and nothing ever told the user why their
+/// settings had gone.
+pub fn load_settings_saying_why(config: Option<&Path>) -> ask_storage::LoadedConfig {
+    let loaded = ask_storage::load_settings(config);
+    for notice in &loaded.notices {
+        errln!("ask-user: {notice}");
+    }
+    loaded
+}

@@ -34,7 +34,7 @@ pub fn run_answer(args: &AnswerArgs) -> anyhow::Result<Status> {
     } else {
         let Some((message, entry)) = assistant_text(args)? else { return Ok(Status::NoForm) };
         source_entry = entry;
-        let config = ask_storage::load_settings(crate::paths::config_path(&args.flow).as_deref());
+        let config = crate::paths::load_settings_saying_why(crate::paths::config_path(&args.flow).as_deref());
         let command = match &args.extractor {
             Some(line) => ExtractorCommand::from_flag(line),
             None if !config.answer.extraction_command.is_empty() => {

@@ -186,7 +186,7 @@ fn prune(args: &PruneArgs) -> anyhow::Result<Status> {
         (None, Some(_)) => None,
         (None, None) => {
             let config = args.config.clone().or_else(crate::paths::default_config_path);
-            let days = ask_storage::load_settings(config.as_deref()).store.retention_days;
+            let days = crate::paths::load_settings_saying_why(config.as_deref()).store.retention_days;
             PruneRule::retention(days).older_than_ms
         }
     };
