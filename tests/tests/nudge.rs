@@ -140,3 +140,28 @@ fn spec13_2_a_reminder_too_far_off_to_count_never_comes() {
     assert_eq!(pty.wait_exit(), 1, "cancelled, not crashed: {}", pty.screen());
     assert_eq!(sb.out()["details"]["answers"]["db"]["values"], serde_json::json!(["sqlite"]));
 }
+
+/// A notify command that does not start (a typo in `ui.notifyCommand`) is said where the
+/// config's problems are, in the footer, instead of only in the log file; a reminder that fails
+/// the same way again does not say it twice.
+#[test]
+fn spec13_2_a_notify_command_that_does_not_start_is_said_once() {
+    let sb = Sandbox::new();
+    let ui = r#"{"notify":"command","notifyCommand":["/nonexistent/notifier","{title}"],"notifyWhen":"always","remindAfterMinutes":0.01}"#;
+    let mut pty = open(&sb, ui, &[]);
+    let screen = pty.wait_for("ui.notifyCommand did not start (/nonexistent/notifier");
+    assert!(screen.lines().any(|l| l.starts_with("Config: ui.notifyCommand")), "in the footer: {screen}");
+    // The reminder is due 0.6 s after the form opened; it fails as the first nudge did.
+    std::thread::sleep(Duration::from_millis(1500));
+    pty.send("\x03");
+    assert_eq!(pty.wait_exit(), 1);
+    let id = sb.run(&["log", "list"]).stdout.split_whitespace().next().unwrap().to_owned();
+    let log = sb.run(&["log", "show", &id]).stdout;
+    assert_eq!(log.matches("settings changed").count(), 1, "{log}");
+    let logged = std::fs::read_to_string(sb.path("logs/ask-user.log")).unwrap();
+    assert_eq!(
+        logged.matches("the notify command did not start").count(),
+        2,
+        "opening and reminder: {logged}"
+    );
+}

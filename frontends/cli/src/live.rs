@@ -197,6 +197,17 @@ pub(crate) fn interactive(
             session.push(Event::SettingsChanged { settings: Box::new(settings), notices })?;
             redraw = true;
         }
+        // A notify command that did not start is a config problem the form says with the others
+        // (it is in the log, so a replay shows it too), once however often it fails.
+        if let Some(why) = nudger.take_failure()
+            && !session.state().notices().contains(&why)
+        {
+            let mut notices = session.state().notices().to_vec();
+            notices.push(why);
+            let settings = Box::new(*session.state().settings());
+            session.push(Event::SettingsChanged { settings, notices })?;
+            redraw = true;
+        }
         if nudger.tick() {
             nudger.send(|b| term.write_raw(b));
         }

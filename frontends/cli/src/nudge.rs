@@ -92,12 +92,13 @@ pub fn bytes(channel: &Channel, title: &str, message: &str, in_tmux: bool) -> Op
     Some(wrapped)
 }
 
-/// Runs the command channel, detached: it never blocks the form, and its failure is logged.
-pub fn run_command(argv: &[String], title: &str, message: &str) {
+/// Runs the command channel, detached: it never blocks the form. A command that does not start
+/// is logged, and what went wrong is returned for the form to say.
+pub fn run_command(argv: &[String], title: &str, message: &str) -> Result<(), String> {
     let (title, message) = (clean(title), clean(message));
     let argv: Vec<String> =
         argv.iter().map(|a| a.replace("{title}", &title).replace("{message}", &message)).collect();
-    let Some((program, args)) = argv.split_first() else { return };
+    let Some((program, args)) = argv.split_first() else { return Ok(()) };
     let spawned = Command::new(program)
         .args(args)
         .stdin(Stdio::null())
@@ -106,8 +107,14 @@ pub fn run_command(argv: &[String], title: &str, message: &str) {
         .spawn();
     match spawned {
         // Reaped by a thread so no zombie is left while the form stays open.
-        Ok(mut child) => drop(std::thread::spawn(move || child.wait())),
-        Err(e) => tracing::warn!(error = %e, program = %program, "the notify command did not start"),
+        Ok(mut child) => {
+            drop(std::thread::spawn(move || child.wait()));
+            Ok(())
+        }
+        Err(e) => {
+            tracing::warn!(error = %e, program = %program, "the notify command did not start");
+            Err(format!("ui.notifyCommand did not start ({program}: {e}), so no nudge was sent."))
+        }
     }
 }
 
@@ -125,6 +132,8 @@ pub struct Nudger {
     opened_sent: bool,
     reminded: bool,
     idle_since: Instant,
+    /// Why the last nudge's command did not start, until the form has said it.
+    failed: Option<String>,
 }
 
 impl Nudger {
@@ -143,7 +152,13 @@ impl Nudger {
             opened_sent: false,
             reminded: false,
             idle_since: Instant::now(),
+            failed: None,
         }
+    }
+
+    /// Why a nudge's command did not start, once: the form says it with the config's notices.
+    pub fn take_failure(&mut self) -> Option<String> {
+        self.failed.take()
     }
 
     /// The form is on screen.
@@ -190,10 +205,10 @@ impl Nudger {
     }
 
     /// Sends the nudge: terminal channels through `write`, the command detached.
-    pub fn send(&self, write: impl FnOnce(&[u8]) -> std::io::Result<()>) {
+    pub fn send(&mut self, write: impl FnOnce(&[u8]) -> std::io::Result<()>) {
         let in_tmux = std::env::var_os("TMUX").is_some();
         match &self.channel {
-            Some(Channel::Command(argv)) => run_command(argv, &self.title, &self.message),
+            Some(Channel::Command(argv)) => self.failed = run_command(argv, &self.title, &self.message).err(),
             Some(c) => {
                 if let Some(b) = bytes(c, &self.title, &self.message, in_tmux)
                     && let Err(e) = write(&b)
