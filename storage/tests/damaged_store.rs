@@ -3,6 +3,7 @@
 
 mod common;
 
+use std::os::unix::fs::FileTypeExt;
 use std::path::{Path, PathBuf};
 
 use ask_engine::Event;
@@ -50,18 +51,63 @@ fn moved_to(err: &StoreError) -> PathBuf {
     }
 }
 
+/// A file that is not a store at the store path — another program's data, a config file given
+/// as `--store` by mistake — is refused by name and left exactly where and as it is, run after
+/// run: only a store (a redb file) that is damaged is moved aside.
 #[test]
-fn spec9_a_foreign_file_is_moved_aside_whole_and_a_new_store_starts() {
+fn spec9_a_foreign_file_at_the_store_path_is_refused_and_left_as_it_is() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("s.redb");
     let garbage = b"definitely not a redb file, but somebody's data".repeat(100);
     std::fs::write(&path, &garbage).unwrap();
+    for _ in 0..2 {
+        let err = Store::open(&path).err().expect("refused");
+        assert!(matches!(err, StoreError::Foreign { .. }), "{err:?}");
+        let line = err.to_string();
+        assert!(
+            line.starts_with(&format!("{} is not an ask-user store (not a redb file)", path.display())),
+            "{line}"
+        );
+        assert!(!line.contains('\n'), "one line: {line}");
+        assert_eq!(std::fs::read(&path).unwrap(), garbage, "the data is where it was, byte for byte");
+        let names: Vec<_> = std::fs::read_dir(dir.path()).unwrap().flatten().map(|e| e.file_name()).collect();
+        assert_eq!(names, ["s.redb"], "nothing moved aside, nothing created");
+    }
+}
+
+/// A named pipe given as the store is refused and never replaced: an empty special file (the
+/// same path `--store /dev/null` took) used to be removed and a store made in its place.
+#[test]
+fn spec9_a_special_file_at_the_store_path_is_refused_and_never_replaced() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("s.redb");
+    let made = std::process::Command::new("mkfifo").arg(&path).status().unwrap();
+    assert!(made.success());
+    let err = Store::open(&path).err().expect("refused");
+    assert_eq!(
+        err.to_string(),
+        format!(
+            "{} is not an ask-user store (a named pipe), so it was left as it is; move it away, or give another store path (--store, $ASK_USER_STORE)",
+            path.display()
+        )
+    );
+    assert!(std::fs::symlink_metadata(&path).unwrap().file_type().is_fifo(), "still a named pipe");
+    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1, "nothing moved aside, nothing created");
+}
+
+/// A file that begins as a redb file does but is damaged after it is a store: moved aside whole,
+/// and the next run starts a new store.
+#[test]
+fn spec9_a_store_damaged_past_its_first_bytes_is_moved_aside_and_a_new_store_starts() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("s.redb");
+    let mut damaged = b"redb\x1a\x0a\xa9\x0d\x0a".to_vec();
+    damaged.extend(b"garbage after redb's first bytes".repeat(200));
+    std::fs::write(&path, &damaged).unwrap();
     let err = Store::open(&path).err().expect("unreadable");
     let line = err.to_string();
     assert!(line.contains(&path.display().to_string()) && line.contains("moved aside to"), "{line}");
-    assert!(!line.contains('\n'), "one line: {line}");
-    let aside = moved_to(&err);
-    assert_eq!(std::fs::read(aside.join("s.redb")).unwrap(), garbage, "the data is kept byte for byte");
+    assert_eq!(std::fs::read(moved_to(&err).join("s.redb")).unwrap(), damaged, "kept byte for byte");
     let store = Store::open(&path).expect("the next run starts a new store");
     assert!(store.flows().unwrap().is_empty());
 }
@@ -208,8 +254,11 @@ fn a_directory_at_the_store_path_is_an_error_and_is_not_moved() {
     std::fs::create_dir(&path).unwrap();
     std::fs::write(path.join("notes.txt"), "mine").unwrap();
     let err = Store::open(&path).err().expect("not a store");
-    assert!(matches!(err, StoreError::Open { .. }), "{err:?}");
-    assert!(anyhow_like(&err).contains(&path.display().to_string()), "{err}");
+    assert!(matches!(err, StoreError::Foreign { .. }), "{err:?}");
+    assert!(
+        err.to_string().starts_with(&format!("{} is not an ask-user store (a directory)", path.display())),
+        "{err}"
+    );
     assert_eq!(std::fs::read_to_string(path.join("notes.txt")).unwrap(), "mine");
     assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1, "nothing moved aside");
 }

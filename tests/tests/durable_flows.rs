@@ -182,21 +182,42 @@ fn log_list_show_export_and_deterministic_replay() {
     assert_eq!(a.json()["details"]["answers"]["extras"]["customText"], "x");
 }
 
+/// A store damaged past redb's first bytes (what the first bytes of every store are, then junk).
+const DAMAGED_STORE: &[u8] = b"redb\x1a\x0a\xa9\x0d\x0agarbage garbage garbage";
+
 #[test]
 fn spec9_corrupt_store_gives_a_one_line_error_moves_it_aside_and_the_next_run_works() {
     let sb = Sandbox::new();
-    std::fs::write(sb.store(), b"garbage garbage garbage").unwrap();
+    std::fs::write(sb.store(), DAMAGED_STORE).unwrap();
     let r = sb.run(&["ask", s(&sb.file("p.json", PAYLOAD)), "--no-ui"]);
     assert_eq!(r.code, 5);
     assert_eq!(r.stderr.lines().count(), 1, "{}", r.stderr);
     assert!(r.stderr.contains("store.redb") && r.stderr.contains("moved aside to"), "{}", r.stderr);
     let aside = r.stderr.split("moved aside to ").nth(1).unwrap().trim();
-    assert_eq!(
-        std::fs::read(std::path::Path::new(aside).join("store.redb")).unwrap(),
-        b"garbage garbage garbage"
-    );
+    assert_eq!(std::fs::read(std::path::Path::new(aside).join("store.redb")).unwrap(), DAMAGED_STORE);
     let again = sb.run(&["ask", s(&sb.file("p.json", PAYLOAD)), "--no-ui"]);
     assert_eq!(again.code, 3, "a new store: {}", again.stderr);
+}
+
+/// `--store` naming a file that is no store — the config file, given by mistake for `--config`
+/// — is refused in one line and left as it was: it used to be moved aside and a store made in
+/// its place, so the next load of that config found a store there and reset it to defaults.
+#[test]
+fn spec9_a_file_that_is_no_store_given_as_the_store_is_refused_and_kept() {
+    let sb = Sandbox::new();
+    let config = sb.file("config.json", r#"{"ui":{"notify":"bell"}}"#);
+    let r = sb.run(&["ask", s(&sb.file("p.json", PAYLOAD)), "--no-ui", "--store", s(&config)]);
+    assert_eq!(r.code, 5, "{}", r.stderr);
+    assert_eq!(
+        r.stderr.trim_end(),
+        format!(
+            "ask-user: {} is not an ask-user store (not a redb file), so it was left as it is; move it away, or give another store path (--store, $ASK_USER_STORE)",
+            config.display()
+        )
+    );
+    assert_eq!(std::fs::read_to_string(&config).unwrap(), r#"{"ui":{"notify":"bell"}}"#);
+    let names: Vec<_> = std::fs::read_dir(sb.path(".")).unwrap().flatten().map(|e| e.file_name()).collect();
+    assert!(!names.iter().any(|n| n.to_string_lossy().contains("unreadable")), "{names:?}");
 }
 
 /// The store opens while the payload is read and validated: a payload that is invalid or cannot
@@ -211,7 +232,7 @@ fn spec9_the_payload_decides_and_a_damaged_store_found_meanwhile_is_still_said(
     #[case] stderr_lines: usize,
 ) {
     let sb = Sandbox::new();
-    std::fs::write(sb.store(), b"garbage garbage garbage").unwrap();
+    std::fs::write(sb.store(), DAMAGED_STORE).unwrap();
     let file = match payload {
         Some(text) => sb.file("bad.json", text),
         None => sb.path("missing.json"),

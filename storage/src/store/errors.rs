@@ -39,6 +39,17 @@ pub enum StoreError {
         /// What was salvaged, e.g. "; 3 flows exported there as log files".
         salvage: String,
     },
+    /// The path names something that is not an ask-user store — another program's file, a
+    /// directory, a device — which is left exactly as it is (only a damaged store is moved).
+    #[error(
+        "{path} is not an ask-user store ({what}), so it was left as it is; move it away, or give another store path (--store, $ASK_USER_STORE)"
+    )]
+    Foreign {
+        /// The path given as the store.
+        path: String,
+        /// What is there instead, e.g. "not a redb file", "a directory".
+        what: String,
+    },
     /// The store was written by a newer ask-user.
     #[error(
         "store {path} has layout version {version}, newer than this ask-user understands; upgrade ask-user"

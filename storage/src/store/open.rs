@@ -27,7 +27,18 @@ pub(super) fn open_file(path: &Path) -> Result<Database, StoreError> {
     create_private_dir(dir)
         .map_err(|source| StoreError::Directory { path: dir.display().to_string(), source })?;
     match fs::metadata(path) {
-        Ok(meta) if meta.len() > 0 => {}
+        // Never replaced nor moved: a device, a pipe or a directory given as the store (an empty
+        // `/dev/null` used to be removed and a store made in its place).
+        Ok(meta) if !meta.is_file() => {
+            return Err(StoreError::Foreign { path: shown, what: not_a_file(&meta.file_type()).to_owned() });
+        }
+        // Another program's file is left alone; only a file that is a store, damaged, is moved
+        // aside below. redb writes the same first bytes in every commit, so a store always has them.
+        Ok(meta) if meta.len() > 0 => {
+            if !starts_as_a_store(path) {
+                return Err(StoreError::Foreign { path: shown, what: "not a redb file".to_owned() });
+            }
+        }
         // A zero-length file holds no data: a store whose creation never got going.
         Ok(_) => {
             let _ = fs::remove_file(path);
@@ -53,6 +64,38 @@ pub(super) fn open_file(path: &Path) -> Result<Database, StoreError> {
             None => Err(e),
         },
     }
+}
+
+/// The first bytes of every redb file (redb's `MAGICNUMBER`).
+const REDB_MAGIC: [u8; 9] = [b'r', b'e', b'd', b'b', 0x1A, 0x0A, 0xA9, 0x0D, 0x0A];
+
+/// Whether `path` begins as a redb file does. A file that cannot be read here is left for redb's
+/// open to report (a permission problem is not a foreign file).
+fn starts_as_a_store(path: &Path) -> bool {
+    use std::io::Read;
+    let mut first = [0u8; REDB_MAGIC.len()];
+    match fs::File::open(path).and_then(|mut f| f.read_exact(&mut first)) {
+        Ok(()) => first == REDB_MAGIC,
+        Err(e) => e.kind() != ErrorKind::UnexpectedEof,
+    }
+}
+
+/// What a path that is not a regular file is, for the error that refuses it.
+fn not_a_file(kind: &fs::FileType) -> &'static str {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        if kind.is_char_device() {
+            return "a character device";
+        } else if kind.is_block_device() {
+            return "a block device";
+        } else if kind.is_fifo() {
+            return "a named pipe";
+        } else if kind.is_socket() {
+            return "a socket";
+        }
+    }
+    if kind.is_dir() { "a directory" } else { "not a regular file" }
 }
 
 /// What makes `e` a sign of a damaged file (rather than a lock, permission or version problem).
