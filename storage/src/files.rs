@@ -32,6 +32,24 @@ pub fn make_private(file: &Path) -> io::Result<()> {
     Ok(())
 }
 
+/// What a path that is not a regular file is, for an error that refuses it ("a named pipe").
+pub fn kind_of(kind: &fs::FileType) -> &'static str {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        if kind.is_char_device() {
+            return "a character device";
+        } else if kind.is_block_device() {
+            return "a block device";
+        } else if kind.is_fifo() {
+            return "a named pipe";
+        } else if kind.is_socket() {
+            return "a socket";
+        }
+    }
+    if kind.is_dir() { "a directory" } else { "not a regular file" }
+}
+
 /// The parent directory of `path` (`.` for a bare file name).
 pub fn parent_dir(path: &Path) -> &Path {
     path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."))

@@ -8,9 +8,54 @@ use serde_json::{Map, Value};
 
 use super::{AnswerSettings, SCHEMA_VERSION};
 
+/// Larger than any config file a person writes: a path this big is something else.
+const MAX_BYTES: u64 = 1 << 20;
+
+/// The config file's bytes, refusing what no config file is: a device (reading `/dev/zero`
+/// would never end), a pipe (it would wait for a writer forever), a directory, or a file larger
+/// than [`MAX_BYTES`].
+pub(super) fn read_bytes(path: &Path) -> std::io::Result<Vec<u8>> {
+    use std::io::{Error, ErrorKind, Read};
+    let meta = fs::metadata(path)?;
+    if !meta.is_file() {
+        let kind = crate::files::kind_of(&meta.file_type());
+        return Err(Error::new(ErrorKind::InvalidInput, format!("it is {kind}, not a file")));
+    }
+    let too_big =
+        || Error::new(ErrorKind::InvalidInput, format!("it is larger than {} MiB", MAX_BYTES >> 20));
+    if meta.len() > MAX_BYTES {
+        return Err(too_big());
+    }
+    // Read no further than the limit even if the file grew since its size was looked at.
+    let mut bytes = Vec::with_capacity(meta.len() as usize);
+    fs::File::open(path)?.take(MAX_BYTES + 1).read_to_end(&mut bytes)?;
+    if bytes.len() as u64 > MAX_BYTES {
+        return Err(too_big());
+    }
+    Ok(bytes)
+}
+
+/// Whether `path` is a character device: `--config /dev/null` is the usual way to ask for no
+/// settings at all, so it gives the defaults without a word (and is never written or moved).
+fn is_char_device(path: &Path) -> bool {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        fs::metadata(path).is_ok_and(|m| m.file_type().is_char_device())
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = path;
+        false
+    }
+}
+
 /// The file layer as JSON (an object). Problems are reported in `notices`.
 pub fn read(path: &Path, notices: &mut Vec<String>) -> Value {
-    let text = match fs::read(path) {
+    if is_char_device(path) {
+        return Value::Object(Map::new());
+    }
+    let text = match read_bytes(path) {
         Ok(bytes) => bytes,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
             if let Err(e) = super::save::write_defaults(path) {
@@ -32,7 +77,7 @@ pub fn read(path: &Path, notices: &mut Vec<String>) -> Value {
 
 /// The file's JSON if it can be used as it is, without writing anything (live reloads).
 pub fn peek(path: &Path) -> Option<Value> {
-    let bytes = fs::read(path).ok()?;
+    let bytes = read_bytes(path).ok()?;
     check(&bytes).ok().map(|(value, _)| value)
 }
 

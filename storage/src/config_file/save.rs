@@ -37,7 +37,7 @@ pub enum ConfigError {
 /// environment override in force never leaks into the file.
 pub fn save_toggle(path: &Path, toggle: Toggle, on: bool) -> Result<(), ConfigError> {
     let shown = || path.display().to_string();
-    let mut obj = match fs::read(path) {
+    let mut obj = match super::file_layer::read_bytes(path) {
         Ok(bytes) => match serde_json::from_slice::<Value>(&bytes) {
             Ok(Value::Object(obj)) => obj,
             Ok(_) => return Err(ConfigError::Unparseable { path: shown(), detail: "not an object".into() }),

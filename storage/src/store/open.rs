@@ -9,7 +9,7 @@ use redb::{Builder, ConcurrencyMode, Database, DatabaseError, StorageError};
 
 use super::backend::StoreFile;
 use super::{Store, StoreError, contain_panics};
-use crate::files::{create_private_dir, make_private, parent_dir, stamp, unused_path};
+use crate::files::{create_private_dir, kind_of, make_private, parent_dir, stamp, unused_path};
 
 fn builder() -> Builder {
     let mut b = Database::builder();
@@ -30,7 +30,7 @@ pub(super) fn open_file(path: &Path) -> Result<Database, StoreError> {
         // Never replaced nor moved: a device, a pipe or a directory given as the store (an empty
         // `/dev/null` used to be removed and a store made in its place).
         Ok(meta) if !meta.is_file() => {
-            return Err(StoreError::Foreign { path: shown, what: not_a_file(&meta.file_type()).to_owned() });
+            return Err(StoreError::Foreign { path: shown, what: kind_of(&meta.file_type()).to_owned() });
         }
         // Another program's file is left alone; only a file that is a store, damaged, is moved
         // aside below. redb writes the same first bytes in every commit, so a store always has them.
@@ -78,24 +78,6 @@ fn starts_as_a_store(path: &Path) -> bool {
         Ok(()) => first == REDB_MAGIC,
         Err(e) => e.kind() != ErrorKind::UnexpectedEof,
     }
-}
-
-/// What a path that is not a regular file is, for the error that refuses it.
-fn not_a_file(kind: &fs::FileType) -> &'static str {
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::FileTypeExt;
-        if kind.is_char_device() {
-            return "a character device";
-        } else if kind.is_block_device() {
-            return "a block device";
-        } else if kind.is_fifo() {
-            return "a named pipe";
-        } else if kind.is_socket() {
-            return "a socket";
-        }
-    }
-    if kind.is_dir() { "a directory" } else { "not a regular file" }
 }
 
 /// What makes `e` a sign of a damaged file (rather than a lock, permission or version problem).
