@@ -138,6 +138,7 @@ fn a_terminal_size_with_a_zero_side_is_refused(#[case] size: &str) {
 #[case::wait_negative(&["wait", "f0", "--timeout", "-1"], "expected a number of seconds, 0 or more")]
 #[case::ask_negative(&["ask", "p.json", "--timeout", "-3"], "expected a whole number of seconds, 0 or more")]
 #[case::ask_fraction(&["ask", "p.json", "--timeout", "1.5"], "expected a whole number of seconds, 0 or more")]
+#[case::mcp_negative(&["mcp", "--wait", "-5"], "expected a whole number of seconds, 0 or more")]
 fn a_timeout_that_is_no_span_of_time_is_refused_clearly(#[case] args: &[&str], #[case] says: &str) {
     let sb = Sandbox::new();
     sb.file("p.json", PAYLOAD);

@@ -335,7 +335,7 @@ pub struct AttachArgs {
 pub struct McpArgs {
     /// Seconds one tool call waits for the answer before returning "still open" (default:
     /// mcp.waitSeconds in the config, 240). Keep it below the client's tool timeout.
-    #[arg(long, value_name = "SECONDS")]
+    #[arg(long, value_name = "SECONDS", allow_negative_numbers = true, value_parser = parse_whole_seconds)]
     pub wait: Option<u64>,
     #[command(flatten)]
     pub flow: FlowArgs,
