@@ -111,6 +111,35 @@ fn run_editor(label: &str, form: &Value, paste: &str) {
     println!("{label:<28} {} keys: p50 {:7.1} µs  p99 {:7.1} µs", samples.len(), pct(0.5), pct(0.99));
 }
 
+/// Keys typed into the filter of the first question (the filter key, then 2 000 keys typing
+/// `option 9` and taking it back letter by letter): every frame tests each row of the list
+/// against the query, so this is the one per-key cost that grows with the options.
+fn run_filter(label: &str, form: &Value) {
+    let form = validate(form, FormSource::Tool).unwrap();
+    let mut state = FlowState::replay([&Event::opened(form)]);
+    let key = |id: &str| Event::key(ask_engine::KeyPress::parse(id).unwrap());
+    state.apply(&key("/"));
+    let mut term = MemoryTerminal::new(80, 24, None);
+    term.render(&Arc::new(state.view()));
+    let typed: Vec<Event> =
+        "option 9".chars().map(|c| if c == ' ' { key("space") } else { key(&c.to_string()) }).collect();
+    let cycle: Vec<Event> = typed.iter().cloned().chain((0..typed.len()).map(|_| key("backspace"))).collect();
+    let mut samples: Vec<u64> = cycle
+        .iter()
+        .cycle()
+        .take(2000)
+        .map(|e| {
+            let t = Instant::now();
+            state.apply(e);
+            term.render(&Arc::new(state.view()));
+            t.elapsed().as_nanos() as u64
+        })
+        .collect();
+    samples.sort_unstable();
+    let pct = |p: f64| samples[((samples.len() - 1) as f64 * p) as usize] as f64 / 1000.0;
+    println!("{label:<28} {} keys: p50 {:7.1} µs  p99 {:7.1} µs", samples.len(), pct(0.5), pct(0.99));
+}
+
 /// `form` with every preview replaced by `lines` numbered lines of code.
 fn with_previews(form: &Value, lines: usize) -> Value {
     let long: String = (1..=lines).map(|i| format!("{i:>7} | fn line_{i}() {{ work(); }}\n")).collect();
@@ -140,6 +169,7 @@ fn main() {
     let mut wide_list = typical.clone();
     wide_list["questions"][0]["options"] = Value::Array(options);
     run("typical, 100 000 options on Q1", &wide_list, "keys-typical-2000.txt");
+    run_filter("filtering 100 000 options", &wide_list);
     // Per-key cost must not grow with text that is off screen (issue 14.4): one unbroken 10 MB
     // label on the first question.
     let mut wide = typical.clone();
