@@ -94,6 +94,20 @@ fn a_slow_extractor_is_stopped_at_the_timeout() {
     assert!(r.stderr.contains("it took longer than 300 ms"), "{}", r.stderr);
 }
 
+/// An extractor that writes without end is stopped once it has written more than any form,
+/// not at its timeout (in 3 s `yes` filled 3 GB of memory here; the default timeout is 30 s).
+#[test]
+fn an_extractor_that_floods_its_output_is_stopped_at_the_limit() {
+    let sb = Sandbox::new();
+    sb.file("config.json", r#"{"answer":{"extractionTimeoutMs":2000,"extractionRetries":0}}"#);
+    let text = sb.file("msg.txt", MESSAGE);
+    let start = std::time::Instant::now();
+    let r = answer_text(&sb, &text, "flood.sh", &sb.file("k", ""));
+    assert!(start.elapsed() < std::time::Duration::from_millis(1500), "stopped before the timeout");
+    assert_eq!(r.code, 5);
+    assert!(r.stderr.contains("it wrote more than 16 MiB"), "{}", r.stderr);
+}
+
 #[test]
 fn no_questions_means_no_ui_and_nothing_stored() {
     let sb = Sandbox::new();

@@ -147,6 +147,10 @@ fn process(cmd: &ExtractorCommand) -> Option<Command> {
     }
 }
 
+/// More than any form an extractor answers with: one that writes without end is stopped here
+/// instead of filling memory until its timeout (`yes` as the extractor held 3 GB within 3 s).
+const MAX_OUTPUT: u64 = 16 << 20;
+
 fn run_once(
     mut command: Command,
     input: &str,
@@ -168,15 +172,29 @@ fn run_once(
     let mut stdout = child.stdout.take();
     let (sender, output) = std::sync::mpsc::channel();
     std::thread::spawn(move || {
-        let mut out = String::new();
+        let mut bytes = Vec::new();
         if let Some(s) = stdout.as_mut() {
-            let _ = s.read_to_string(&mut out);
+            let _ = s.take(MAX_OUTPUT + 1).read_to_end(&mut bytes);
         }
+        // `None`: past the limit. Text that is not UTF-8 reads as nothing, which is no form.
+        let out = (bytes.len() as u64 <= MAX_OUTPUT).then(|| String::from_utf8(bytes).unwrap_or_default());
         let _ = sender.send(out);
     });
     let start = Instant::now();
     let too_long = || Ok(Err(format!("it took longer than {} ms", timeout.as_millis())));
+    let too_much = || Ok(Err(format!("it wrote more than {} MiB", MAX_OUTPUT >> 20)));
+    let mut read = None;
     let status = loop {
+        if read.is_none()
+            && let Ok(out) = output.try_recv()
+        {
+            if out.is_none() {
+                kill_group(&mut child);
+                let _ = writer.join();
+                return too_much();
+            }
+            read = Some(out);
+        }
         match child.try_wait() {
             Ok(Some(status)) => break status,
             Ok(None) if start.elapsed() >= timeout => {
@@ -191,10 +209,17 @@ fn run_once(
     let _ = writer.join();
     // A background child of the extractor may still hold its stdout open: stop reading at the
     // deadline, and stop that child too.
-    let Ok(out) = output.recv_timeout(timeout.saturating_sub(start.elapsed())) else {
-        kill_group(&mut child);
-        return too_long();
+    let out = match read {
+        Some(out) => out,
+        None => match output.recv_timeout(timeout.saturating_sub(start.elapsed())) {
+            Ok(out) => out,
+            Err(_) => {
+                kill_group(&mut child);
+                return too_long();
+            }
+        },
     };
+    let Some(out) = out else { return too_much() };
     if !status.success() {
         return Ok(Err(format!("it exited with {status}")));
     }
