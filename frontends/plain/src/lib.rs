@@ -75,7 +75,14 @@ pub fn run(
             None => lines.recv().map_err(|_| RecvTimeoutError::Disconnected),
         };
         let line = match next {
-            Ok(line) => line?,
+            Ok(Ok(line)) => line,
+            // A line that is not UTF-8 (a terminal set to another encoding, a stray byte) is
+            // dropped with a word; the reader has consumed it and goes on with the next.
+            Ok(Err(e)) if e.kind() == io::ErrorKind::InvalidData => {
+                writeln!(out, "That line is not UTF-8 text, so nothing was done; type it again.")?;
+                continue;
+            }
+            Ok(Err(e)) => return Err(e),
             Err(RecvTimeoutError::Disconnected) => return Ok(Ended::InputClosed),
             Err(RecvTimeoutError::Timeout) => {
                 let seconds = deadline.map_or(0, |(_, s)| s);

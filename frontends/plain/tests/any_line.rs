@@ -42,3 +42,21 @@ fn any_lines_are_answered_without_a_panic() {
         }
     }
 }
+
+/// A line that is not UTF-8 is said to be so and dropped; the lines after it are read as usual
+/// (it used to end the whole form with "stream did not contain valid UTF-8").
+#[test]
+fn a_line_that_is_not_utf8_is_dropped_and_the_form_goes_on() {
+    let mut flow = Memory(opened("single-database.json"));
+    let mut said = Vec::new();
+    let input = std::io::Cursor::new(b"\xff\xfe caf\xe9\n2\nr\n1\n".to_vec());
+    let ended = run(input, &mut said, &mut flow, None).unwrap();
+    let said = String::from_utf8(said).unwrap();
+    assert_eq!(ended, Ended::Completed, "{said}");
+    assert!(
+        said.contains("> That line is not UTF-8 text, so nothing was done; type it again.\n> "),
+        "{said}"
+    );
+    let result = flow.0.result().expect("submitted");
+    assert_eq!(result.details.answers["database"].values, ["sqlite"], "{said}");
+}
