@@ -27,6 +27,30 @@ fn store_config_log_and_exports_are_owner_only() {
     assert_eq!(mode("f.jsonl"), 0o600, "exported log");
 }
 
+/// `ASK_USER_STORE=`, `ASK_USER_CONFIG=` and `ASK_LOG_DIR=` set but empty read as unset: the
+/// platform's directories are used. An empty store path used to end every command with
+/// "cannot open the store : … No such file or directory".
+#[test]
+fn empty_path_variables_read_as_unset() {
+    let sb = Sandbox::new();
+    let p = sb.file("p.json", PAYLOAD);
+    let keys = sb.file("k", "1\ntab\n1\n1\n");
+    let out = sb
+        .cmd(&["ask", s(&p), "--script", s(&keys)])
+        .env("ASK_USER_STORE", "")
+        .env("ASK_USER_CONFIG", "")
+        .env("ASK_LOG_DIR", "")
+        .env("XDG_DATA_HOME", sb.path("data"))
+        .env("XDG_CONFIG_HOME", sb.path("config"))
+        .env("XDG_STATE_HOME", sb.path("state"))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    for made in ["data/ask-user/store.redb", "config/ask-user/config.json", "state/ask-user/ask-user.log"] {
+        assert!(sb.path(made).is_file(), "{made}");
+    }
+}
+
 #[test]
 fn log_prune_deletes_finished_flows_and_keeps_open_ones_unless_asked() {
     let sb = Sandbox::new();

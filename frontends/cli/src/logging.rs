@@ -9,8 +9,8 @@ use tracing_subscriber::EnvFilter;
 const LOG_QUEUE_LINES: usize = 1024;
 
 fn log_dir() -> Option<PathBuf> {
-    if let Some(dir) = std::env::var_os("ASK_LOG_DIR") {
-        return Some(PathBuf::from(dir));
+    if let Some(dir) = crate::paths::env_path("ASK_LOG_DIR") {
+        return Some(dir);
     }
     let dirs = directories::ProjectDirs::from("", "", "ask-user")?;
     Some(dirs.state_dir().unwrap_or_else(|| dirs.cache_dir()).to_path_buf())

@@ -13,18 +13,22 @@ pub fn config_path(flow: &FlowArgs) -> Option<PathBuf> {
     flow.config.clone().or_else(default_config_path)
 }
 
+/// A path from the environment; set but empty reads as unset (`ASK_USER_STORE= cmd`), as it
+/// does for `PATH`-like variables, instead of naming no file at all.
+pub fn env_path(name: &str) -> Option<PathBuf> {
+    std::env::var_os(name).filter(|v| !v.is_empty()).map(PathBuf::from)
+}
+
 /// `$ASK_USER_CONFIG`, else `<config dir>/ask-user/config.json`.
 pub fn default_config_path() -> Option<PathBuf> {
-    std::env::var_os("ASK_USER_CONFIG")
-        .map(PathBuf::from)
-        .or_else(|| dirs().map(|d| d.config_dir().join("config.json")))
+    env_path("ASK_USER_CONFIG").or_else(|| dirs().map(|d| d.config_dir().join("config.json")))
 }
 
 /// The store file: `--store`, else `$ASK_USER_STORE`, else `<data dir>/ask-user/store.redb`.
 pub fn store_path(explicit: Option<&Path>) -> anyhow::Result<PathBuf> {
     explicit
         .map(Path::to_path_buf)
-        .or_else(|| std::env::var_os("ASK_USER_STORE").map(PathBuf::from))
+        .or_else(|| env_path("ASK_USER_STORE"))
         .or_else(|| dirs().map(|d| d.data_dir().join("store.redb")))
         .ok_or_else(|| anyhow::anyhow!("no home directory to keep the store in; pass --store FILE"))
 }
