@@ -75,6 +75,39 @@ fn spec9_a_foreign_file_at_the_store_path_is_refused_and_left_as_it_is() {
     }
 }
 
+/// Another program's redb database given as the store is refused by what it holds, its data
+/// left as it was: the store's tables used to be written into it beside the program's own.
+#[test]
+fn spec9_another_programs_redb_database_is_refused_and_its_data_left_as_it_was() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("theirs.redb");
+    let theirs: redb::TableDefinition<&str, u64> = redb::TableDefinition::new("settings");
+    {
+        let db = redb::Database::create(&path).unwrap();
+        let tx = db.begin_write().unwrap();
+        tx.open_table(theirs).unwrap().insert("volume", 11).unwrap();
+        tx.commit().unwrap();
+    }
+    let err = Store::open(&path).err().expect("refused");
+    assert_eq!(
+        err.to_string(),
+        format!(
+            "{} is not an ask-user store (a redb database of another program, with the tables settings), so it was left as it is; move it away, or give another store path (--store, $ASK_USER_STORE)",
+            path.display()
+        )
+    );
+    // Opened by redb (its header is written on open, as by any program that opens it) and
+    // otherwise left as it was: its table and row, and no table of ours beside them.
+    let db = redb::Database::open(&path).unwrap();
+    let tx = redb::ReadableDatabase::begin_read(&db).unwrap();
+    let tables: Vec<String> =
+        tx.list_tables().unwrap().map(|t| redb::TableHandle::name(&t).to_owned()).collect();
+    assert_eq!(tables, ["settings"]);
+    let table = tx.open_table(theirs).unwrap();
+    assert_eq!(redb::ReadableTable::get(&table, "volume").unwrap().unwrap().value(), 11);
+    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1, "nothing moved aside");
+}
+
 /// A named pipe given as the store is refused and never replaced: an empty special file (the
 /// same path `--store /dev/null` took) used to be removed and a store made in its place.
 #[test]

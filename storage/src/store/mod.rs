@@ -49,6 +49,19 @@ const EVENTS: TableDefinition<(&str, u64), &[u8]> = TableDefinition::new("events
 const PAYLOADS: TableDefinition<(&str, u64), &[u8]> = TableDefinition::new("payloads");
 const LEASES: TableDefinition<&str, &[u8]> = TableDefinition::new("leases");
 
+/// The tables of a store, of any layout so far.
+const OUR_TABLES: [&str; 6] = ["meta", "flows", "events", "payloads", "leases", "owed"];
+
+/// The names of the tables in the file that no layout of the store has, a few of them.
+fn other_tables(tx: &redb::ReadTransaction) -> Result<Vec<String>, redb::Error> {
+    use redb::{MultimapTableHandle, TableHandle};
+    let mut names: Vec<String> = tx.list_tables()?.map(|t| t.name().to_owned()).collect();
+    names.extend(tx.list_multimap_tables()?.map(|t| t.name().to_owned()));
+    names.retain(|n| !OUR_TABLES.contains(&n.as_str()));
+    names.truncate(3);
+    Ok(names)
+}
+
 /// The layout version of a store file this build creates (tables and row formats).
 pub const STORE_VERSION: u64 = 2;
 /// The layout of a store that holds packed rows (`wire::packed`): the first commit that writes
@@ -77,9 +90,10 @@ impl Store {
     /// Opens the store at `path`, creating it (and its directory, owner-only) if needed.
     ///
     /// Creation is atomic: the file is built under a temporary name and linked into place, so a
-    /// crash never leaves a half-made store. A file that exists but cannot be read is moved
-    /// aside (with every flow that still decodes exported beside it) and reported; it is never
-    /// overwritten.
+    /// crash never leaves a half-made store. A store that cannot be read is moved aside (with
+    /// every flow that still decodes exported beside it) and reported; it is never overwritten.
+    /// Anything else at the path — another program's file or redb database, a directory, a
+    /// device — is refused ([`StoreError::Foreign`]) and left exactly as it is.
     pub fn open(path: &Path) -> Result<Store, StoreError> {
         let db = open::open_file(path)?;
         let store = Store::on(db, path.to_path_buf(), open::FileId::of(path));
@@ -146,11 +160,19 @@ impl Store {
 
     /// Creates missing tables and checks the layout version; a newer layout is refused by name.
     fn init_tables(&self) -> Result<(), StoreError> {
-        let version = self.read(|tx| match tx.open_table(META) {
-            Ok(meta) => Ok(meta.get("storeVersion")?.and_then(|v| decode_u64(v.value()))),
-            Err(redb::TableError::TableDoesNotExist(_)) => Ok(None),
-            Err(e) => Err(e.into()),
+        let (version, theirs) = self.read(|tx| {
+            let version = match tx.open_table(META) {
+                Ok(meta) => meta.get("storeVersion")?.and_then(|v| decode_u64(v.value())),
+                Err(redb::TableError::TableDoesNotExist(_)) => None,
+                Err(e) => return Err(e.into()),
+            };
+            Ok((version, if version.is_none() { other_tables(tx)? } else { Vec::new() }))
         })?;
+        // Another program's redb database given as the store: ours would be written into it.
+        if !theirs.is_empty() {
+            let what = format!("a redb database of another program, with the tables {}", theirs.join(", "));
+            return Err(StoreError::Foreign { path: self.shown(), what });
+        }
         match version {
             Some(v) if v > PACKED_STORE_VERSION => {
                 return Err(StoreError::Newer { path: self.shown(), version: v });
