@@ -160,6 +160,28 @@ impl KeyPress {
         Ok(KeyPress::new(code, mods))
     }
 
+    /// The key a log recorded as `id` (the inverse of this type's `Display`): what
+    /// [`KeyPress::parse`] reads, and also any single whitespace or control character after
+    /// the modifiers. A terminal can type characters that no key id a person writes is — an
+    /// IME's ideographic space, macOS's Option+Space (a no-break space), a control character
+    /// pasted without bracketed paste — and a flow that holds one must read back: `parse`
+    /// trims and refuses them, which made such a flow's log unreadable (and `log list` with it).
+    pub fn from_logged(id: &str) -> Result<KeyPress, KeyParseError> {
+        let mut rest = id;
+        let mut mods = Modifiers::NONE;
+        while let Some((m, after)) = split_modifier(rest) {
+            mods = mods.union(m);
+            rest = after;
+        }
+        let mut chars = rest.chars();
+        match (chars.next(), chars.next()) {
+            (Some(c), None) if c.is_control() || c.is_whitespace() => {
+                Ok(KeyPress::new(KeyCode::Char(c), mods))
+            }
+            _ => KeyPress::parse(id),
+        }
+    }
+
     /// A short label for footer hints, e.g. `Enter`, `Ctrl+K`, `Shift+N`, `Space`.
     pub fn label(self) -> String {
         let mut out = String::new();
@@ -286,6 +308,6 @@ impl Serialize for KeyPress {
 impl<'de> Deserialize<'de> for KeyPress {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         let id = String::deserialize(d)?;
-        KeyPress::parse(&id).map_err(serde::de::Error::custom)
+        KeyPress::from_logged(&id).map_err(serde::de::Error::custom)
     }
 }

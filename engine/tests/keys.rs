@@ -46,6 +46,41 @@ fn spec7_unsupported_key_ids_are_errors(#[case] id: &str) {
     assert!(KeyPress::parse(id).is_err());
 }
 
+/// Every key a terminal can type reads back from the log as itself, also characters no key id a
+/// person writes is: such a key in a flow made its whole log unreadable, `log list` with it.
+#[rstest]
+#[case::ideographic_space('\u{3000}', Modifiers::NONE)]
+#[case::no_break_space('\u{a0}', Modifiers::NONE)]
+#[case::em_space('\u{2003}', Modifiers::NONE)]
+#[case::nul('\0', Modifiers::NONE)]
+#[case::a_c0_control('\u{1}', Modifiers::NONE)]
+#[case::del('\u{7f}', Modifiers::NONE)]
+#[case::a_c1_control('\u{85}', Modifiers::NONE)]
+#[case::with_a_modifier('\u{3000}', Modifiers::ALT)]
+#[case::a_letter('é', Modifiers::NONE)]
+#[case::plus_with_ctrl('+', Modifiers::CTRL)]
+fn every_typed_key_reads_back_from_the_log(#[case] c: char, #[case] mods: Modifiers) {
+    let key = KeyPress::new(KeyCode::Char(c), mods);
+    assert_eq!(KeyPress::from_logged(&key.to_string()), Ok(key));
+    let json = serde_json::to_string(&key).unwrap();
+    assert_eq!(serde_json::from_str::<KeyPress>(&json).unwrap(), key, "{json}");
+}
+
+proptest::proptest! {
+    /// The same for any character and any modifiers (a key holds a capital as shift and the
+    /// small letter, so that is what its id says).
+    #[test]
+    fn any_character_key_reads_back_from_the_log(c in proptest::char::any(), bits in 0u8..16) {
+        let mods = [Modifiers::CTRL, Modifiers::SHIFT, Modifiers::ALT, Modifiers::SUPER]
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| bits & (1 << i) != 0)
+            .fold(Modifiers::NONE, |all, (_, m)| all.union(*m));
+        let key = KeyPress::new(KeyCode::Char(c), mods);
+        proptest::prop_assert_eq!(KeyPress::from_logged(&key.to_string()), Ok(key));
+    }
+}
+
 #[test]
 fn legacy_and_kitty_shift_n_are_the_same_key() {
     let legacy = KeyPress::new(KeyCode::Char('N'), Modifiers::NONE);

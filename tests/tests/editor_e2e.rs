@@ -96,3 +96,27 @@ fn a_headless_script_moves_between_rows_as_the_terminal_does() {
     let answer = "alpha beta gamXma delta epsilon zeta eta theta iota kappa lambda mu nu xi omicron pi rhoY";
     assert_eq!(r.json()["details"]["answers"]["language"]["customText"], answer, "{}", r.stdout);
 }
+
+/// Spaces no key id names, typed in a terminal — an IME's ideographic space, macOS's
+/// Option+Space (a no-break space) — are kept in the answer and read back from the log: such a
+/// key made the flow's log unreadable, so `log list` failed for the whole store and the form
+/// could not be resumed.
+#[test]
+fn an_answer_with_an_ideographic_or_no_break_space_reads_back() {
+    let sb = Sandbox::new();
+    let mut pty = project_setup(&sb, 80, 24);
+    pty.send("4");
+    pty.send("\r");
+    pty.send("Rust\u{3000}or\u{a0}Go");
+    pty.wait_for("Go");
+    // Killed with the answer in its editor: every key is on disk, and `resume` goes on.
+    pty.child.kill().unwrap();
+    pty.child.wait().unwrap();
+    let listed = sb.run(&["log", "list"]);
+    assert_eq!(listed.code, 0, "{}", listed.stderr);
+    let id = listed.stdout.split_whitespace().next().unwrap().to_owned();
+    let keys = sb.file("keys", "enter\ntab\ntab\n1\n1\n");
+    let resumed = sb.run(&["resume", &id, "--script", keys.to_str().unwrap()]);
+    assert_eq!(resumed.code, 0, "{}", resumed.stderr);
+    assert_eq!(resumed.json()["details"]["answers"]["language"]["customText"], "Rust\u{3000}or\u{a0}Go");
+}

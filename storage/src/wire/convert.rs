@@ -138,7 +138,7 @@ fn size_from_wire(size: SizeV1) -> Size {
 }
 
 fn key_from_wire(id: &str) -> Result<KeyPress, DecodeError> {
-    KeyPress::parse(id).map_err(|e| malformed(format!("key {id:?}: {e}")))
+    KeyPress::from_logged(id).map_err(|e| malformed(format!("key {id:?}: {e}")))
 }
 
 pub(super) fn settings_to_wire(s: &Settings) -> SettingsV3 {
