@@ -308,3 +308,44 @@ fn spec7_replay_says_when_it_passed_over_forms_of_an_unknown_version() {
     let known = sb.run(&["replay", "--pi-session", s(&sb.file("s2.jsonl", &fixture())), "--no-ui"]);
     assert!(!known.stderr.contains("skipped"), "{}", known.stderr);
 }
+
+/// A flow this build cannot read (here one with an event of a newer ask-user) is listed as
+/// unreadable and the others as usual: one such flow used to end `log list` with its error,
+/// hiding every flow in the store.
+#[test]
+fn log_list_lists_the_flows_it_can_read_beside_one_it_cannot() {
+    let sb = Sandbox::new();
+    let p = sb.file("p.json", PAYLOAD);
+    let keys = sb.file("k", "down\n");
+    for id in ["a", "b"] {
+        assert_eq!(sb.run(&["ask", s(&p), "--id", id, "--script", s(&keys)]).code, 4);
+    }
+    {
+        let events: redb::TableDefinition<(&str, u64), &[u8]> = redb::TableDefinition::new("events");
+        let db = redb::Builder::new()
+            .set_concurrency_mode(redb::ConcurrencyMode::MultiWriter)
+            .open(sb.store())
+            .unwrap();
+        let tx = db.begin_write().unwrap();
+        tx.open_table(events)
+            .unwrap()
+            .insert(("b", 1000), br#"{"v":99,"type":"KeyPressed","key":"down"}"#.as_slice())
+            .unwrap();
+        tx.commit().unwrap();
+    }
+    let r = sb.run(&["log", "list"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let lines: Vec<&str> = r.stdout.lines().collect();
+    assert_eq!(lines.len(), 2, "{}", r.stdout);
+    assert!(lines.iter().any(|l| l.starts_with("a ") && l.contains("resumable")), "{}", r.stdout);
+    assert!(
+        lines.iter().any(|l| l.starts_with("b ")
+            && l.contains("unreadable")
+            && l.contains("`ask-user log show b` says why")),
+        "{}",
+        r.stdout
+    );
+    assert_eq!(r.stderr, "ask-user: 1 flow(s) could not be read; `ask-user log show ID` says why\n");
+    let why = sb.run(&["log", "show", "b"]);
+    assert!(why.stderr.contains("upgrade ask-user"), "{}", why.stderr);
+}

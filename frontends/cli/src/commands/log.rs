@@ -54,8 +54,28 @@ fn list(store: &Store) -> anyhow::Result<Status> {
         let path = store.path().display().to_string();
         errln!("ask-user: the store holds no flows yet ({})", ask_tui::text::sanitize(&path, false));
     }
+    let mut unreadable = 0;
     for record in flows {
-        let events = store.events(&record.id)?;
+        // One flow that cannot be read (written by a newer ask-user, damaged) is listed as such;
+        // the others are still listed.
+        let events = match store.events(&record.id) {
+            Ok(events) => events,
+            Err(e) => {
+                unreadable += 1;
+                tracing::warn!(flow = %record.id, error = %e, "flow not readable");
+                outln!(
+                    "{}  {}  {:<8} {:<10} {:>5} events  session {}  (`ask-user log show {}` says why)",
+                    record.id,
+                    crate::clock::utc(record.created_ms),
+                    record.command,
+                    "unreadable",
+                    "?",
+                    crate::inert::for_stdout(&record.session, false),
+                    record.id,
+                );
+                continue;
+            }
+        };
         let state = FlowState::replay(&events);
         let shown = state.outcome().is_none() && store.holder(&record.id)?.is_some();
         outln!(
@@ -68,6 +88,9 @@ fn list(store: &Store) -> anyhow::Result<Status> {
             crate::inert::for_stdout(&record.session, false),
             what_it_asked(&state)
         );
+    }
+    if unreadable > 0 {
+        errln!("ask-user: {unreadable} flow(s) could not be read; `ask-user log show ID` says why");
     }
     Ok(Status::Done)
 }
