@@ -49,6 +49,9 @@ fn payload(n: usize, multi: bool) -> serde_json::Value {
 fn event() -> impl Strategy<Value = Event> {
     prop_oneof![
         20 => prop::sample::select(KEYS).prop_map(|k| Event::key(KeyPress::parse(k).unwrap())),
+        // Any character a terminal can type, also ones no key id a person writes names (an
+        // ideographic space, a no-break space, a control character): they must read back too.
+        2 => any::<char>().prop_map(|c| Event::key(KeyPress::plain(ask_engine::KeyCode::Char(c)))),
         1 => "[a-z @\\n]{0,6}".prop_map(|text| Event::TextPasted { text }),
         1 => (1..200u16, 1..60u16).prop_map(|(width, height)| Event::TerminalResized { size: Size { width, height } }),
         1 => any::<bool>().prop_map(|end| Event::SummaryClamped { edge: if end { SummaryEdge::End } else { SummaryEdge::Top } }),
