@@ -95,20 +95,7 @@ fn run_editor(label: &str, form: &Value, paste: &str) {
         state.apply(&e); // the editor's width, as the live terminal records it
     }
     let cycle = ["up", "up", "x", "backspace", "left", "right", "down", "down"].map(key);
-    let mut samples: Vec<u64> = cycle
-        .iter()
-        .cycle()
-        .take(2000)
-        .map(|e| {
-            let t = Instant::now();
-            state.apply(e);
-            term.render(&Arc::new(state.view()));
-            t.elapsed().as_nanos() as u64
-        })
-        .collect();
-    samples.sort_unstable();
-    let pct = |p: f64| samples[((samples.len() - 1) as f64 * p) as usize] as f64 / 1000.0;
-    println!("{label:<28} {} keys: p50 {:7.1} µs  p99 {:7.1} µs", samples.len(), pct(0.5), pct(0.99));
+    time_keys(label, &mut state, &mut term, &cycle);
 }
 
 /// Keys typed into the filter of the first question (the filter key, then 2 000 keys typing
@@ -124,6 +111,11 @@ fn run_filter(label: &str, form: &Value) {
     let typed: Vec<Event> =
         "option 9".chars().map(|c| if c == ' ' { key("space") } else { key(&c.to_string()) }).collect();
     let cycle: Vec<Event> = typed.iter().cloned().chain((0..typed.len()).map(|_| key("backspace"))).collect();
+    time_keys(label, &mut state, &mut term, &cycle);
+}
+
+/// Times 2 000 keys taken round `cycle`, each applied and drawn, and prints their p50 and p99.
+fn time_keys(label: &str, state: &mut FlowState, term: &mut MemoryTerminal, cycle: &[Event]) {
     let mut samples: Vec<u64> = cycle
         .iter()
         .cycle()
