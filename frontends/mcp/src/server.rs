@@ -349,14 +349,19 @@ impl ServerHandler for AskServer {
     async fn on_custom_request(
         &self,
         request: CustomRequest,
-        _context: RequestContext<RoleServer>,
+        context: RequestContext<RoleServer>,
     ) -> Result<CustomResult, ErrorData> {
-        contained(async move { untyped_call(request) }).await
+        // rmcp drops `resultType: "complete"` from typed results for peers older than
+        // 2026-07-28; a custom result is passed through as built, so it is done here alike.
+        let legacy =
+            context.protocol_version().is_none_or(|v| v.as_str() < ProtocolVersion::V_2026_07_28.as_str());
+        contained(async move { untyped_call(request, legacy) }).await
     }
 }
 
-/// A `tools/call` rmcp could not type (see [`ServerHandler::on_custom_request`]).
-fn untyped_call(request: CustomRequest) -> Result<CustomResult, ErrorData> {
+/// A `tools/call` rmcp could not type (see [`ServerHandler::on_custom_request`]), for a peer
+/// speaking a revision before 2026-07-28 when `legacy`.
+fn untyped_call(request: CustomRequest, legacy: bool) -> Result<CustomResult, ErrorData> {
     if request.method != "tools/call" {
         return Err(ErrorData::new(ErrorCode::METHOD_NOT_FOUND, request.method, None));
     }
@@ -372,7 +377,10 @@ fn untyped_call(request: CustomRequest) -> Result<CustomResult, ErrorData> {
         Err(issues) => issues,
         Ok(_) => return Err(internal("arguments rmcp could not read passed validation")),
     };
-    let result = to_call_result(ask_engine::invalid_result(issues));
+    let mut result = to_call_result(ask_engine::invalid_result(issues));
+    if legacy {
+        result.result_type = None;
+    }
     Ok(CustomResult::new(serde_json::to_value(result).map_err(internal)?))
 }
 

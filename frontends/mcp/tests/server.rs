@@ -46,9 +46,15 @@ async fn contract_a_malformed_call_gets_the_structured_invalid_input_result() {
 /// A `tools/call` whose params rmcp cannot type reaches rmcp as an unknown method. For
 /// `ask_user` the tool's validation answers, as for any other malformed payload (without this,
 /// rmcp answered "method not found: tools/call"); without the tool's name it is a protocol error.
+#[rstest::rstest]
+#[case::a_client_before_2026_07_28(false)]
+#[case::a_2026_07_28_client(true)]
 #[tokio::test]
-async fn contract_arguments_that_are_not_an_object_get_the_invalid_input_result_too() {
-    let s = setup(Client::default(), json!({}), Duration::from_secs(1)).await;
+async fn contract_arguments_that_are_not_an_object_get_the_invalid_input_result_too(#[case] stateless: bool) {
+    let s = setup(Client { stateless, ..Client::default() }, json!({}), Duration::from_secs(1)).await;
+    // Shaped as a typed call's result is for this client: `resultType` was sent to every
+    // client, also to those before 2026-07-28, which rmcp spares it.
+    let typed = call(&s, json!({"questions": []})).await;
     let send = |method: &str, params: Value| {
         let request = ClientRequest::CustomRequest(CustomRequest::new(method.to_owned(), Some(params)));
         s.client.send_request(request)
@@ -59,6 +65,7 @@ async fn contract_arguments_that_are_not_an_object_get_the_invalid_input_result_
         let Ok(ServerResult::CallToolResult(result)) = reply else { panic!("{arguments}: {reply:?}") };
         assert_eq!(details(&result)["error"]["issues"][0]["message"], "payload must be a JSON object");
         assert!(text(&result).starts_with("Invalid ask_user payload:"), "{arguments}");
+        assert_eq!(result.result_type, typed.result_type, "{arguments}");
     }
     let nameless = send("tools/call", json!({"name": 5, "arguments": {}})).await.unwrap_err();
     assert!(nameless.to_string().contains("tools/call needs params"), "{nameless}");
