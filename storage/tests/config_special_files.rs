@@ -101,3 +101,29 @@ fn spec6_a_character_device_is_no_settings_and_is_left_alone() {
     assert!(std::fs::symlink_metadata(&path).unwrap().file_type().is_char_device(), "still the device");
     assert_eq!(names(dir.path()), ["null"], "nothing moved aside or written");
 }
+
+/// Another file given as the config by mistake — not JSON, and not named `.json` (a shell
+/// profile here) — is left where it is, as it is: only a config file, one named so or holding
+/// JSON, is moved aside and replaced by defaults when it cannot be used.
+#[test]
+fn spec6_a_file_that_is_no_json_and_not_named_so_is_left_as_it_is() {
+    let dir = tempfile::tempdir().unwrap();
+    let profile = dir.path().join(".bashrc");
+    std::fs::write(&profile, "export PATH=$HOME/bin:$PATH\n").unwrap();
+    let loaded = load(&profile);
+    assert_eq!(loaded.settings, Settings::default());
+    assert_eq!(loaded.notices.len(), 1, "{:?}", loaded.notices);
+    assert!(
+        loaded.notices[0].contains("it is no .json file, so it was left as it is"),
+        "{:?}",
+        loaded.notices
+    );
+    assert_eq!(std::fs::read_to_string(&profile).unwrap(), "export PATH=$HOME/bin:$PATH\n");
+    assert_eq!(names(dir.path()), [".bashrc"], "nothing moved aside or written");
+    // A config file named so is still moved aside and replaced, as before.
+    let config = dir.path().join("config.json");
+    std::fs::write(&config, "{ not json").unwrap();
+    let loaded = load(&config);
+    assert!(loaded.notices[0].contains("it was moved to"), "{:?}", loaded.notices);
+    assert!(names(dir.path()).iter().any(|n| n.ends_with(".bak.json")));
+}

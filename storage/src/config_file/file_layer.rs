@@ -50,6 +50,11 @@ fn is_char_device(path: &Path) -> bool {
     }
 }
 
+/// Whether `path` is named as a JSON file (`config.json`, `ask.JSON`).
+fn is_json_file(path: &Path) -> bool {
+    path.extension().is_some_and(|e| e.eq_ignore_ascii_case("json"))
+}
+
 /// The file layer as JSON (an object). Problems are reported in `notices`.
 pub fn read(path: &Path, notices: &mut Vec<String>) -> Value {
     if is_char_device(path) {
@@ -71,7 +76,18 @@ pub fn read(path: &Path, notices: &mut Vec<String>) -> Value {
     match check(&text) {
         Ok((value, version)) if version < SCHEMA_VERSION => migrate(path, value, version, notices),
         Ok((value, _)) => value,
-        Err(why) => back_up(path, &why, notices),
+        Err(why) if is_json_file(path) || serde_json::from_slice::<Value>(&text).is_ok() => {
+            back_up(path, &why, notices)
+        }
+        // Not JSON and not named as JSON: another file given as `--config` by mistake (a shell
+        // profile, a notes file), which is not moved aside and replaced by defaults.
+        Err(why) => {
+            notices.push(format!(
+                "{} could not be used because {why}; it is no .json file, so it was left as it is and defaults are in use.",
+                path.display()
+            ));
+            Value::Object(Map::new())
+        }
     }
 }
 
