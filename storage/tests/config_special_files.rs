@@ -127,3 +127,24 @@ fn spec6_a_file_that_is_no_json_and_not_named_so_is_left_as_it_is() {
     assert!(loaded.notices[0].contains("it was moved to"), "{:?}", loaded.notices);
     assert!(names(dir.path()).iter().any(|n| n.ends_with(".bak.json")));
 }
+
+/// A config kept elsewhere and linked into place (a dotfiles repository) stays linked: a saved
+/// toggle and a migration are written where the link points. The new file used to be renamed
+/// over the link, replacing it with a copy that the repository never saw.
+#[test]
+fn spec6_a_linked_config_is_written_where_the_link_points() {
+    let dir = tempfile::tempdir().unwrap();
+    let target = dir.path().join("dotfiles-ask.json");
+    std::fs::write(&target, r#"{"schemaVersion":1,"behaviour":{"showFooterHints":true}}"#).unwrap();
+    let link = dir.path().join("config.json");
+    std::os::unix::fs::symlink(&target, &link).unwrap();
+    let loaded = load(&link); // version 1: migrated, and saved back
+    assert!(loaded.notices.iter().any(|n| n.starts_with("Migrated")), "{:?}", loaded.notices);
+    save_toggle(&link, Toggle::ShowFooterHints, false).unwrap();
+    assert!(std::fs::symlink_metadata(&link).unwrap().file_type().is_symlink(), "still a link");
+    let written: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&target).unwrap()).unwrap();
+    assert_eq!(written["schemaVersion"], 2);
+    assert_eq!(written["behaviour"]["showFooterHints"], false);
+    assert_eq!(names(dir.path()), ["config.json", "dotfiles-ask.json"], "no copy beside them");
+}

@@ -95,6 +95,13 @@ pub fn default_keymaps() -> Value {
 
 /// Pretty JSON with a trailing newline, via a temporary file in the same directory and a rename.
 pub fn write_json(path: &Path, value: &Value) -> std::io::Result<()> {
+    // A config kept elsewhere and linked here (a dotfiles repository) is written where the link
+    // points: renaming the new file over the link itself would replace the link with a copy.
+    let target = fs::symlink_metadata(path)
+        .is_ok_and(|m| m.file_type().is_symlink())
+        .then(|| fs::canonicalize(path).ok())
+        .flatten();
+    let path = target.as_deref().unwrap_or(path);
     let mut text = serde_json::to_string_pretty(value).map_err(std::io::Error::other)?;
     text.push('\n');
     let dir = crate::files::parent_dir(path);
