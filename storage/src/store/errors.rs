@@ -40,7 +40,7 @@ pub enum StoreError {
         salvage: String,
     },
     /// The path names something that is not an ask-user store — another program's file, a
-    /// directory, a device — which is left exactly as it is (only a damaged store is moved).
+    /// directory, a device — which is left as it is (only a damaged store is moved).
     #[error(
         "{path} is not an ask-user store ({what}), so it was left as it is; move it away, or give another store path (--store, $ASK_USER_STORE)"
     )]

@@ -93,7 +93,7 @@ impl Store {
     /// crash never leaves a half-made store. A store that cannot be read is moved aside (with
     /// every flow that still decodes exported beside it) and reported; it is never overwritten.
     /// Anything else at the path — another program's file or redb database, a directory, a
-    /// device — is refused ([`StoreError::Foreign`]) and left exactly as it is.
+    /// device — is refused ([`StoreError::Foreign`]) and left as it is.
     pub fn open(path: &Path) -> Result<Store, StoreError> {
         let db = open::open_file(path)?;
         let store = Store::on(db, path.to_path_buf(), open::FileId::of(path));
