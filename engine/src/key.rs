@@ -167,19 +167,22 @@ impl KeyPress {
     /// pasted without bracketed paste — and a flow that holds one must read back: `parse`
     /// trims and refuses them, which made such a flow's log unreadable (and `log list` with it).
     pub fn from_logged(id: &str) -> Result<KeyPress, KeyParseError> {
-        let mut rest = id;
-        let mut mods = Modifiers::NONE;
-        while let Some((m, after)) = split_modifier(rest) {
-            mods = mods.union(m);
-            rest = after;
-        }
-        let mut chars = rest.chars();
-        match (chars.next(), chars.next()) {
-            (Some(c), None) if c.is_control() || c.is_whitespace() => {
-                Ok(KeyPress::new(KeyCode::Char(c), mods))
+        // Nearly every logged key is an id `parse` reads; only what it refuses is looked at again.
+        KeyPress::parse(id).or_else(|refused| {
+            let mut rest = id;
+            let mut mods = Modifiers::NONE;
+            while let Some((m, after)) = split_modifier(rest) {
+                mods = mods.union(m);
+                rest = after;
             }
-            _ => KeyPress::parse(id),
-        }
+            let mut chars = rest.chars();
+            match (chars.next(), chars.next()) {
+                (Some(c), None) if c.is_control() || c.is_whitespace() => {
+                    Ok(KeyPress::new(KeyCode::Char(c), mods))
+                }
+                _ => Err(refused),
+            }
+        })
     }
 
     /// A short label for footer hints, e.g. `Enter`, `Ctrl+K`, `Shift+N`, `Space`.
