@@ -71,12 +71,7 @@ proptest::proptest! {
     /// small letter, so that is what its id says).
     #[test]
     fn any_character_key_reads_back_from_the_log(c in proptest::char::any(), bits in 0u8..16) {
-        let mods = [Modifiers::CTRL, Modifiers::SHIFT, Modifiers::ALT, Modifiers::SUPER]
-            .iter()
-            .enumerate()
-            .filter(|(i, _)| bits & (1 << i) != 0)
-            .fold(Modifiers::NONE, |all, (_, m)| all.union(*m));
-        let key = KeyPress::new(KeyCode::Char(c), mods);
+        let key = KeyPress::new(KeyCode::Char(c), common::modifiers(bits));
         proptest::prop_assert_eq!(KeyPress::from_logged(&key.to_string()), Ok(key));
     }
 }

@@ -35,21 +35,11 @@ fn payload() -> impl Strategy<Value = Value> {
     })
 }
 
-/// The modifiers the low four bits of `bits` name.
-fn modifiers(bits: u8) -> ask_engine::Modifiers {
-    use ask_engine::Modifiers;
-    [Modifiers::CTRL, Modifiers::SHIFT, Modifiers::ALT, Modifiers::SUPER]
-        .into_iter()
-        .enumerate()
-        .filter(|(i, _)| bits & (1 << i) != 0)
-        .fold(Modifiers::NONE, |all, (_, m)| all.union(m))
-}
-
 fn event() -> impl Strategy<Value = Event> {
     prop_oneof![
         20 => prop::sample::select(common::KEYS).prop_map(|id| Event::key(KeyPress::parse(id).expect("pool ids parse"))),
         // Any character a terminal can type, with any modifiers: controls, odd spaces, marks.
-        2 => (any::<char>(), 0u8..16).prop_map(|(c, bits)| Event::key(KeyPress::new(ask_engine::KeyCode::Char(c), modifiers(bits)))),
+        2 => (any::<char>(), 0u8..16).prop_map(|(c, bits)| Event::key(KeyPress::new(ask_engine::KeyCode::Char(c), common::modifiers(bits)))),
         1 => "[a-z \\r\\n世]{0,6}".prop_map(|text| Event::TextPasted { text }),
         1 => ("[a-z]{0,2}", prop::collection::vec("[a-z/]{1,8}", 0..10))
             .prop_map(|(query, items)| Event::CompletionsOffered { query, items }),

@@ -158,3 +158,13 @@ pub fn check_invariants(state: &FlowState) {
     let _ = state.view();
     let _ = state.is_dirty();
 }
+
+/// The modifiers the low four bits of `bits` name (for properties over every combination).
+pub fn modifiers(bits: u8) -> ask_engine::Modifiers {
+    use ask_engine::Modifiers;
+    [Modifiers::CTRL, Modifiers::SHIFT, Modifiers::ALT, Modifiers::SUPER]
+        .into_iter()
+        .enumerate()
+        .filter(|(i, _)| bits & (1 << i) != 0)
+        .fold(Modifiers::NONE, |all, (_, m)| all.union(m))
+}

@@ -73,21 +73,23 @@ pub fn read(path: &Path, notices: &mut Vec<String>) -> Value {
             return Value::Object(Map::new());
         }
     };
-    match check(&text) {
-        Ok((value, version)) if version < SCHEMA_VERSION => migrate(path, value, version, notices),
-        Ok((value, _)) => value,
-        Err(why) if is_json_file(path) || serde_json::from_slice::<Value>(&text).is_ok() => {
-            back_up(path, &why, notices)
-        }
+    let value = match parse(&text) {
+        Ok(value) => value,
         // Not JSON and not named as JSON: another file given as `--config` by mistake (a shell
         // profile, a notes file), which is not moved aside and replaced by defaults.
-        Err(why) => {
+        Err(why) if !is_json_file(path) => {
             notices.push(format!(
                 "{} could not be used because {why}; it is no .json file, so it was left as it is and defaults are in use.",
                 path.display()
             ));
-            Value::Object(Map::new())
+            return Value::Object(Map::new());
         }
+        Err(why) => return back_up(path, &why, notices),
+    };
+    match check_value(&value) {
+        Ok(version) if version < SCHEMA_VERSION => migrate(path, value, version, notices),
+        Ok(_) => value,
+        Err(why) => back_up(path, &why, notices),
     }
 }
 
@@ -99,9 +101,14 @@ pub fn peek(path: &Path) -> Option<Value> {
 
 /// The file's JSON and its version, or why it cannot be used.
 fn check(bytes: &[u8]) -> Result<(Value, u64), String> {
-    let value: Value = serde_json::from_slice(bytes).map_err(|e| format!("it is not valid JSON ({e})"))?;
+    let value = parse(bytes)?;
     let version = check_value(&value)?;
     Ok((value, version))
+}
+
+/// The file's JSON, or why it is none.
+fn parse(bytes: &[u8]) -> Result<Value, String> {
+    serde_json::from_slice(bytes).map_err(|e| format!("it is not valid JSON ({e})"))
 }
 
 /// The version of a config value whose sections all read and hold allowed values, or why not

@@ -56,37 +56,30 @@ fn list(store: &Store) -> anyhow::Result<Status> {
     }
     let mut unreadable = 0;
     for record in flows {
-        // One flow that cannot be read (written by a newer ask-user, damaged) is listed as such;
-        // the others are still listed.
-        let events = match store.events(&record.id) {
-            Ok(events) => events,
+        let (status, events, asked) = match store.events(&record.id) {
+            Ok(events) => {
+                let state = FlowState::replay(&events);
+                let shown = state.outcome().is_none() && store.holder(&record.id)?.is_some();
+                let status = status_of(&state, shown, owed.contains(&record.id));
+                (status, events.len().to_string(), what_it_asked(&state))
+            }
+            // One flow that cannot be read (written by a newer ask-user, damaged) is listed as
+            // such; the others are still listed.
             Err(e) => {
                 unreadable += 1;
                 tracing::warn!(flow = %record.id, error = %e, "flow not readable");
-                outln!(
-                    "{}  {}  {:<8} {:<10} {:>5} events  session {}  (`ask-user log show {}` says why)",
-                    record.id,
-                    crate::clock::utc(record.created_ms),
-                    record.command,
-                    "unreadable",
-                    "?",
-                    crate::inert::for_stdout(&record.session, false),
-                    record.id,
-                );
-                continue;
+                ("unreadable", "?".to_owned(), format!("(`ask-user log show {}` says why)", record.id))
             }
         };
-        let state = FlowState::replay(&events);
-        let shown = state.outcome().is_none() && store.holder(&record.id)?.is_some();
         outln!(
             "{}  {}  {:<8} {:<10} {:>5} events  session {}  {}",
             record.id,
             crate::clock::utc(record.created_ms),
             record.command,
-            status_of(&state, shown, owed.contains(&record.id)),
-            events.len(),
+            status,
+            events,
             crate::inert::for_stdout(&record.session, false),
-            what_it_asked(&state)
+            asked
         );
     }
     if unreadable > 0 {
