@@ -55,8 +55,7 @@ impl Store {
         let row = serde_json::to_vec(&mine).map_err(|e| StoreError::Encode(crate::wire::EncodeError(e)))?;
         let held = self.write_or(|tx| {
             let mut leases = tx.open_table(LEASES)?;
-            let current = leases.get(flow)?.and_then(|b| serde_json::from_slice::<Lease>(b.value()).ok());
-            if let Some(lease) = current.filter(|l| !l.is_mine() && l.is_alive()) {
+            if let Some(lease) = lease_in(&leases, flow)?.filter(|l| !l.is_mine() && l.is_alive()) {
                 return Ok(Err(lease));
             }
             leases.insert(flow, row.as_slice())?;
@@ -72,10 +71,7 @@ impl Store {
     pub fn release(&self, flow: &str) -> Result<(), StoreError> {
         self.write(|tx| {
             let mut leases = tx.open_table(LEASES)?;
-            let mine = leases
-                .get(flow)?
-                .and_then(|b| serde_json::from_slice::<Lease>(b.value()).ok())
-                .is_some_and(|l| l.is_mine());
+            let mine = lease_in(&leases, flow)?.is_some_and(|l| l.is_mine());
             if mine {
                 leases.remove(flow)?;
             }
@@ -85,14 +81,18 @@ impl Store {
 
     /// The live lease on `flow`, if a running process holds it.
     pub fn holder(&self, flow: &str) -> Result<Option<Lease>, StoreError> {
-        let lease = self.read(|tx| {
-            Ok(tx
-                .open_table(LEASES)?
-                .get(flow)?
-                .and_then(|b| serde_json::from_slice::<Lease>(b.value()).ok()))
-        })?;
+        let lease = self.read(|tx| lease_in(&tx.open_table(LEASES)?, flow))?;
         Ok(lease.filter(Lease::is_alive))
     }
+}
+
+/// The lease row on `flow` in an open leases table, alive or not (a row that does not read is
+/// no lease).
+pub(super) fn lease_in(
+    leases: &impl ReadableTable<&'static str, &'static [u8]>,
+    flow: &str,
+) -> Result<Option<Lease>, redb::Error> {
+    Ok(leases.get(flow)?.and_then(|b| serde_json::from_slice::<Lease>(b.value()).ok()))
 }
 
 /// Whether process `pid` runs (and, when `started` is known, is the same process).

@@ -62,8 +62,10 @@ impl Store {
             let too_old =
                 rule.older_than_ms.is_some_and(|age| now_ms.saturating_sub(record.created_ms) > age);
             let beyond_keep = rule.keep.is_some_and(|keep| rank >= keep);
-            if too_old || beyond_keep {
-                report.events += self.delete_flow(&record.id, &record.session)?;
+            if (too_old || beyond_keep)
+                && let Some(events) = self.delete_flow(&record.id, &record.session)?
+            {
+                report.events += events;
                 report.flows += 1;
                 report.unfinished += usize::from(!finished);
             }
@@ -88,11 +90,19 @@ impl Store {
         self.prune(now_ms, PruneRule::retention(retention_days)).map(Some)
     }
 
-    /// Deletes one flow: record, events, lease, owed result, and the payloads that opened it.
-    fn delete_flow(&self, id: &str, session: &str) -> Result<usize, StoreError> {
+    /// Deletes one flow: record, events, lease, owed result, and the payloads that opened it;
+    /// `None` when a live process took the flow since it was chosen (`resume` in another
+    /// terminal while a long prune ran): the lease is looked at again in the deleting
+    /// transaction, which no claim can interleave with.
+    fn delete_flow(&self, id: &str, session: &str) -> Result<Option<usize>, StoreError> {
         self.write(|tx| {
+            let mut leases = tx.open_table(LEASES)?;
+            if super::leases::lease_in(&leases, id)?.is_some_and(|l| l.is_alive()) {
+                return Ok(None);
+            }
+            leases.remove(id)?;
+            drop(leases);
             tx.open_table(FLOWS)?.remove(id)?;
-            tx.open_table(LEASES)?.remove(id)?;
             tx.open_table(super::owed::OWED)?.remove(id)?;
             let mut events = tx.open_table(EVENTS)?;
             let seqs: Vec<u64> = events
@@ -114,7 +124,7 @@ impl Store {
             for seq in opened_it {
                 payloads.remove((session, seq))?;
             }
-            Ok(seqs.len())
+            Ok(Some(seqs.len()))
         })
     }
 }
@@ -124,4 +134,31 @@ impl Store {
 struct OpenedBy {
     #[serde(rename = "flowId")]
     flow_id: Option<String>,
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+
+    use ask_engine::Event;
+    use ask_schema::{FormSource, validate_text};
+
+    use crate::{FlowRecord, Store};
+
+    /// A flow chosen for deletion that a process claimed since (the claim came between the
+    /// prune's look at the lease and its delete) stays whole; once let go it can be deleted.
+    #[test]
+    fn a_flow_claimed_after_it_was_chosen_is_not_deleted() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::open(&dir.path().join("s.redb")).unwrap();
+        let text = r#"{"questions":[{"id":"q","prompt":"P?","options":[{"value":"a","label":"A"}]}]}"#;
+        let opened = Event::opened(validate_text(text, FormSource::Tool).unwrap());
+        store.create_flow(&FlowRecord::new("f", "ask", "s", 1), &opened).unwrap();
+        store.claim("f").unwrap();
+        assert_eq!(store.delete_flow("f", "s").unwrap(), None);
+        assert_eq!(store.events("f").unwrap().len(), 1, "the held flow keeps its events");
+        store.release("f").unwrap();
+        assert_eq!(store.delete_flow("f", "s").unwrap(), Some(1));
+        assert!(store.flows().unwrap().is_empty());
+    }
 }
