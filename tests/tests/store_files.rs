@@ -153,6 +153,32 @@ fn log_export_help_warns_that_the_file_holds_every_keystroke() {
     assert!(help.contains("every keystroke"), "{help}");
 }
 
+/// An output file that is the store itself (by its path, a link to it, or a path through `..`)
+/// is refused in one line before anything runs: writing the export or the frame there
+/// truncated the store, and with it every flow it kept.
+#[rstest]
+#[case::export_to_the_store(&["log", "export", "-o", "store.redb"])]
+#[case::export_through_a_link(&["log", "export", "-o", "link.redb"])]
+#[case::a_frame_over_the_store(&["ask", "p.json", "--script", "k", "--frame-out", "logs/../store.redb"])]
+#[case::a_replayed_frame_over_the_store(&["replay", "--script", "k", "--frame-out", "store.redb"])]
+fn an_output_file_that_is_the_store_is_refused(#[case] args: &[&str]) {
+    let sb = Sandbox::new();
+    sb.file("p.json", PAYLOAD);
+    sb.file("k", "esc\n");
+    assert_eq!(sb.run(&["ask", "p.json", "--id", "kept", "--script", "k"]).code, 1);
+    #[cfg(unix)]
+    std::os::unix::fs::symlink(sb.store(), sb.path("link.redb")).unwrap();
+    std::fs::create_dir_all(sb.path("logs")).unwrap();
+    let r = sb.run(args); // run in the sandbox: the paths are relative to it
+    assert_eq!(r.code, 5, "{}", r.stderr);
+    assert_eq!(r.stderr.trim().lines().count(), 1, "{}", r.stderr);
+    assert!(r.stderr.contains("is the store itself"), "{}", r.stderr);
+    let listed = sb.run(&["log", "list"]);
+    assert_eq!(listed.code, 0, "{}", listed.stderr);
+    assert_eq!(listed.stdout.lines().count(), 1, "no flow was added and none lost: {}", listed.stdout);
+    assert!(listed.stdout.starts_with("kept "), "{}", listed.stdout);
+}
+
 #[test]
 fn spec7_validate_prints_the_normalized_form_or_every_issue_and_stores_nothing() {
     let sb = Sandbox::new();

@@ -1,6 +1,6 @@
 //! The command line (SPEC §7), declared with clap.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
@@ -79,6 +79,26 @@ pub enum Command {
         #[command(flatten)]
         unused: UnusedCommon,
     },
+}
+
+impl Command {
+    /// The file this command writes besides stdout (`--frame-out`, `log export -o`) and the
+    /// `--store` it names, so the two can be told apart before anything runs.
+    pub fn output_beside_store(&self) -> Option<(&Path, Option<&Path>)> {
+        let flow = match self {
+            Command::Ask(a) => &a.flow,
+            Command::Replay(a) => &a.flow,
+            Command::Answer(a) => &a.flow,
+            Command::Settings(a) => &a.flow,
+            Command::Resume(a) => &a.flow,
+            Command::Attach(a) => &a.flow,
+            Command::Log { command: LogCommand::Export { output, store, .. } } => {
+                return Some((output.as_deref()?, store.store.as_deref()));
+            }
+            _ => return None,
+        };
+        Some((flow.frame_out.as_deref()?, flow.store.as_deref()))
+    }
 }
 
 #[derive(Debug, Clone, Copy, ValueEnum)]

@@ -70,6 +70,12 @@ fn main() -> ExitCode {
     // A panic has been reported in one line by the hook (and the terminal put back): the run
     // ends as any other error does.
     let run = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| match &cli.command {
+        command
+            if let Some((output, store)) = command.output_beside_store()
+                && let Err(e) = paths::refuse_store_as_output(output, store) =>
+        {
+            Err(e)
+        }
         Command::Ask(args) => commands::ask::run_ask(args),
         Command::Replay(args) => commands::reopen::run_replay(args),
         Command::Resume(args) => commands::reopen::run_resume(args),
