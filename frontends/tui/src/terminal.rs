@@ -55,7 +55,7 @@ const KITTY_FLAGS: KeyboardEnhancementFlags = KeyboardEnhancementFlags::DISAMBIG
 static CLAIMED: AtomicBool = AtomicBool::new(false);
 
 /// Puts the terminal back as it was. Safe to call more than once and from a panic hook: only the
-/// first call after a [`claim`] writes anything. A second "leave the alternate screen" would
+/// first call after the terminal was taken over writes anything. A second "leave the alternate screen" would
 /// move the cursor back to where the form started (terminals restore the saved cursor even on
 /// the main screen), and the shell would write over what was printed since (a panic's line).
 pub fn restore() {
