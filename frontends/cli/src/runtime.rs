@@ -256,7 +256,15 @@ pub fn run(session: &mut DurableFlow, flow: &FlowArgs, report: Report) -> anyhow
         let frame = term.draw(&Arc::new(session.state().view()));
         std::fs::write(path, frame).with_context(|| format!("cannot write frame to {}", path.display()))?;
     }
-    finish(session.state(), session.id(), report)
+    let status = finish(session.state(), session.id(), report)?;
+    if status == Status::ScriptEnded {
+        // Exit 4 with nothing on stdout is the contract; this line says why, and what next.
+        errln!(
+            "ask-user: the script ended with the form still open; it is saved: `ask-user resume {}` continues it",
+            session.id()
+        );
+    }
+    Ok(status)
 }
 
 pub(crate) fn config_display(config: Option<&Path>) -> Option<String> {

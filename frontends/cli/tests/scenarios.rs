@@ -39,6 +39,10 @@ fn spec7_exit_status_and_result_text(#[case] script: &str, #[case] code: i32, #[
 fn spec7_script_ending_with_flow_open_exits_4_and_prints_nothing() {
     let r = ask(&payload().to_string(), "down\n", None, &[]);
     assert_eq!((r.code, r.stdout.as_str()), (4, ""));
+    // Stderr says why in one line, and how to go on with the form kept open.
+    assert_eq!(r.stderr.lines().count(), 1, "{}", r.stderr);
+    assert!(r.stderr.contains("script ended with the form still open"), "{}", r.stderr);
+    assert!(r.stderr.contains("`ask-user resume f"), "names the flow to resume: {}", r.stderr);
 }
 
 #[test]
