@@ -30,6 +30,8 @@ struct Layout<F> {
     col: usize,
     max: usize,
     at: F,
+    /// Where rows began at a piece's start, (offset, row), when asked for ([`Walk::starts`]).
+    starts: Option<Vec<(usize, usize)>>,
 }
 
 impl<F: FnMut(usize, (usize, usize))> Layout<F> {
@@ -40,6 +42,15 @@ impl<F: FnMut(usize, (usize, usize))> Layout<F> {
     fn new_line(&mut self) {
         self.lines.push(String::new());
         self.col = 0;
+    }
+
+    /// A new row that begins with the piece at `offset`: laying out can start again there.
+    fn new_line_at_piece(&mut self, offset: usize) {
+        self.new_line();
+        let row = self.row();
+        if let Some(starts) = self.starts.as_mut() {
+            starts.push((offset, row));
+        }
     }
 
     /// Places one grapheme, starting a new line when it does not fit.
@@ -65,20 +76,55 @@ impl<F: FnMut(usize, (usize, usize))> Layout<F> {
 /// inside it); the space a row breaks at is not carried to the next row, so no row starts with
 /// it. A text line's rows depend on nothing before it, so a range lays out exactly as it would
 /// inside the whole text.
-fn lay_out(
+pub(super) fn lay_out(
     text: &str,
     lines: Range<usize>,
     max: usize,
     breaks: Breaks,
     at: impl FnMut(usize, (usize, usize)),
 ) -> Vec<String> {
-    let mut l = Layout { lines: vec![String::new()], col: 0, max: max.max(2), at };
+    walk(text, lines, max, breaks, at, Walk::default()).rows
+}
+
+/// What [`walk`] does besides laying out: note where rows begin, stop early.
+#[derive(Default)]
+pub(super) struct Walk<'a> {
+    /// Note each row that begins at a piece's start inside the range's first text line, as
+    /// (offset, row): laying out from there as if a line began there gives the same rows on.
+    pub starts: bool,
+    /// Stop once more rows than this are laid out (read after each piece, so `at` may set it).
+    pub limit: Option<&'a std::cell::Cell<usize>>,
+}
+
+/// What [`walk`] laid out.
+pub(super) struct Walked {
+    pub rows: Vec<String>,
+    /// The row starts noted ([`Walk::starts`]).
+    pub starts: Vec<(usize, usize)>,
+    /// Whether it stopped at [`Walk::limit`] before the range's end.
+    pub stopped: bool,
+}
+
+/// [`lay_out`], noting row starts and stopping as `walk` asks.
+pub(super) fn walk(
+    text: &str,
+    lines: Range<usize>,
+    max: usize,
+    breaks: Breaks,
+    at: impl FnMut(usize, (usize, usize)),
+    walk: Walk<'_>,
+) -> Walked {
+    let starts = walk.starts.then(Vec::new);
+    let mut l = Layout { lines: vec![String::new()], col: 0, max: max.max(2), at, starts };
+    let over = |rows: usize| walk.limit.is_some_and(|limit| rows > limit.get());
+    let mut stopped = false;
     let mut offset = lines.start;
-    for (n, para) in text[lines.clone()].split('\n').enumerate() {
+    'lines: for (n, para) in text[lines.clone()].split('\n').enumerate() {
         if n > 0 {
             let cell = (l.row(), l.col);
             (l.at)(offset - 1, cell); // the newline: after the line it ends
             l.new_line();
+            l.starts = None; // only the first text line's row starts are asked for
         }
         let mut base = offset;
         let mut words = (breaks == Breaks::Words).then(|| para.split_word_bounds());
@@ -89,6 +135,10 @@ fn lay_out(
             (None, None) => None,
         });
         for word in pieces {
+            if over(l.lines.len()) {
+                stopped = true;
+                break 'lines;
+            }
             let w = width(&sanitize(word, false));
             let blank = word.trim().is_empty();
             if l.col + w > l.max && l.col > 0 {
@@ -98,11 +148,11 @@ fn lay_out(
                     for (i, _) in word.grapheme_indices(true) {
                         (l.at)(base + i, end);
                     }
-                    l.new_line();
                     base += word.len();
+                    l.new_line_at_piece(base);
                     continue;
                 }
-                l.new_line(); // the word starts a line (a longer one then breaks inside)
+                l.new_line_at_piece(base); // the word starts a line (a longer one then breaks inside)
             }
             if word.bytes().all(|b| (0x20..0x7f).contains(&b)) {
                 // Printable ASCII, the common case: each byte is a grapheme one cell wide, and
@@ -119,15 +169,17 @@ fn lay_out(
         }
         offset += para.len() + 1;
     }
-    let Layout { lines: rows, col, max, mut at } = l;
-    if lines.end < text.len() {
+    let Layout { lines: rows, col, max, mut at, starts } = l;
+    if stopped {
+        // Stopped early: what lies past the last row laid out is not told.
+    } else if lines.end < text.len() {
         at(lines.end, (rows.len() - 1, col)); // the newline after the range
     } else {
         // The end of the text: after the last grapheme, or first on the row under a full one
         // (a row drawn only while the cursor is there).
         at(text.len(), if col >= max { (rows.len(), 0) } else { (rows.len() - 1, col) });
     }
-    rows
+    Walked { rows, starts: starts.unwrap_or_default(), stopped }
 }
 
 /// The text lines within `n` lines of the one holding `cursor`, as a range of `text`: from

@@ -2,8 +2,10 @@
 //! text wraps into the rows a terminal shows.
 
 mod layout;
+mod long_line;
 
 pub use layout::{Breaks, layout_near, lines_near};
+pub use long_line::{LONG_LINE, RowStarts, layout_near_remembering};
 
 use serde::{Deserialize, Serialize};
 use unicode_segmentation::{GraphemeCursor, UnicodeSegmentation};
@@ -13,12 +15,34 @@ use unicode_segmentation::{GraphemeCursor, UnicodeSegmentation};
 pub struct TextBuffer {
     text: String,
     cursor: usize,
+    /// Where a long line's rows begin, for Up and Down ([`long_line`]); told of every change.
+    #[serde(skip)]
+    rows: Remembered,
+}
+
+/// Row starts kept beside a buffer's text to save work: derived from the text, so never part
+/// of what the buffer is (two buffers with the same text and cursor are equal) or of the log.
+#[derive(Clone, Default)]
+struct Remembered(RowStarts);
+
+impl PartialEq for Remembered {
+    fn eq(&self, _: &Remembered) -> bool {
+        true
+    }
+}
+
+impl Eq for Remembered {}
+
+impl std::fmt::Debug for Remembered {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Remembered")
+    }
 }
 
 impl TextBuffer {
     /// A buffer holding `text` with the cursor at its end.
     pub fn with_text(text: &str) -> TextBuffer {
-        TextBuffer { text: text.to_owned(), cursor: text.len() }
+        TextBuffer { text: text.to_owned(), cursor: text.len(), rows: Remembered::default() }
     }
 
     /// The whole text.
@@ -47,6 +71,7 @@ impl TextBuffer {
     }
 
     fn insert_clean(&mut self, s: &str) {
+        self.rows.0.changed_at(self.cursor);
         self.text.insert_str(self.cursor, s);
         self.cursor += s.len();
     }
@@ -55,6 +80,7 @@ impl TextBuffer {
     pub fn replace_before_cursor(&mut self, len: usize, text: &str) {
         let start = self.cursor.saturating_sub(len);
         if self.text.is_char_boundary(start) {
+            self.rows.0.changed_at(start);
             self.text.replace_range(start..self.cursor, text);
             self.cursor = start + text.len();
         }
@@ -68,6 +94,7 @@ impl TextBuffer {
 
     /// Inserts one character at the cursor.
     pub fn insert_char(&mut self, c: char) {
+        self.rows.0.changed_at(self.cursor);
         self.text.insert(self.cursor, c);
         self.cursor += c.len_utf8();
     }
@@ -83,6 +110,7 @@ impl TextBuffer {
     /// Deletes the grapheme before the cursor.
     pub fn backspace(&mut self) {
         if let Some(start) = self.prev_boundary(self.cursor) {
+            self.rows.0.changed_at(start);
             self.text.replace_range(start..self.cursor, "");
             self.cursor = start;
         }
@@ -91,6 +119,7 @@ impl TextBuffer {
     /// Deletes the grapheme after the cursor.
     pub fn delete(&mut self) {
         if let Some(end) = self.next_boundary(self.cursor) {
+            self.rows.0.changed_at(self.cursor);
             self.text.replace_range(self.cursor..end, "");
         }
     }
@@ -148,12 +177,14 @@ impl TextBuffer {
     pub fn delete_word_back(&mut self) {
         let end = self.cursor;
         self.word_left();
+        self.rows.0.changed_at(self.cursor);
         self.text.replace_range(self.cursor..end, "");
     }
 
     /// Deletes from the line start to the cursor.
     pub fn delete_to_line_start(&mut self) {
         let start = self.line_start();
+        self.rows.0.changed_at(start);
         self.text.replace_range(start..self.cursor, "");
         self.cursor = start;
     }
@@ -166,7 +197,9 @@ impl TextBuffer {
     pub fn vertical(&mut self, up: bool, wrap: Option<(usize, Breaks)>) {
         if let Some((max, breaks)) = wrap {
             let edge = if up { 0 } else { self.text.len() };
-            self.cursor = layout::row_move(&self.text, self.cursor, max, breaks, up).unwrap_or(edge);
+            let moved =
+                long_line::row_move_remembering(&self.text, self.cursor, (max, breaks), up, &mut self.rows.0);
+            self.cursor = moved.unwrap_or(edge);
             return;
         }
         let start = self.line_start();
@@ -194,7 +227,46 @@ impl TextBuffer {
 
 #[cfg(test)]
 mod tests {
+    use proptest::prelude::*;
+
     use super::*;
+
+    /// An edit the buffer can make, by name, then Up or Down.
+    fn edit_then_move() -> impl Strategy<Value = (u8, bool)> {
+        (0u8..8, any::<bool>())
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 24, ..ProptestConfig::default() })]
+
+        /// Every edit tells the row starts a long line remembers: after any edits, Up and Down
+        /// land where they do in a buffer that remembers nothing.
+        #[test]
+        fn up_and_down_in_a_long_line_land_as_in_a_fresh_buffer(
+            steps in prop::collection::vec(edit_then_move(), 1..40),
+        ) {
+            let text: String = (0..LONG_LINE / 8 + 400).map(|i| format!("w{i}:{} ", i % 9)).collect();
+            let mut b = TextBuffer::with_text(&text);
+            b.home();
+            let wrap = Some((23, Breaks::Spaces));
+            for (edit, up) in steps {
+                match edit {
+                    0 => b.insert_char('x'),
+                    1 => b.insert("ab cd"),
+                    2 => b.backspace(),
+                    3 => b.delete(),
+                    4 => b.delete_word_back(),
+                    5 => b.replace_before_cursor(2, "yz "),
+                    6 => b.word_right(),
+                    _ => b.vertical(false, wrap),
+                }
+                let mut fresh = TextBuffer { text: b.text.clone(), cursor: b.cursor, rows: Remembered::default() };
+                b.vertical(up, wrap);
+                fresh.vertical(up, wrap);
+                prop_assert_eq!(b.cursor, fresh.cursor);
+            }
+        }
+    }
 
     #[test]
     fn backspace_removes_a_whole_grapheme_cluster() {

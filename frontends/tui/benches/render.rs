@@ -176,4 +176,8 @@ fn main() {
     run_editor("answer editor, 50-line paste", &typical, &log(50));
     run_editor("answer editor, 5 000-line paste", &typical, &log(5_000));
     run_editor("answer editor, 100 000-line paste", &typical, &log(100_000));
+    // One unbroken line (minified JSON, a base64 blob, a log line without newlines): its rows
+    // depend on all of it, so the rows near the cursor are found from remembered row starts.
+    let one_line = |bytes: usize| log(bytes / 50 + 1).replace('\n', " ");
+    run_editor("answer editor, one 1 MB line", &typical, &one_line(1_000_000));
 }

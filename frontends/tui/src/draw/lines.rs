@@ -192,34 +192,72 @@ pub const BREAKS: ask_engine::editor::Breaks = ask_engine::editor::Breaks::Space
 /// An editor's rows and cursor cell, as [`ask_engine::editor::layout_near`] gives them.
 type EditorRows = Rc<(Vec<String>, (usize, usize))>;
 
-/// What the last editor laid out was: the text lines laid out, the cursor's offset among them,
-/// the width (the layout reads nothing else); and the result.
-type EditorKey = (String, usize, usize);
+/// What the last editor laid out was: the cursor's offset, the width and the rows asked for
+/// (with the text, what the layout reads); and the result.
+type EditorKey = (usize, usize, usize);
 
-thread_local! {
-    static EDITOR_LAID_OUT: RefCell<Option<(EditorKey, EditorRows)>> = const { RefCell::new(None) };
+/// The text the last editor held, the row starts of its long line, and the last layout.
+#[derive(Default)]
+struct Kept {
+    text: String,
+    rows: ask_engine::editor::RowStarts,
+    laid_out: Option<(EditorKey, EditorRows)>,
 }
 
-/// [`ask_engine::editor::layout_near`], kept for the next call: a frame lays the open editor out
-/// to measure the list (with descriptions and without) and again to draw it, and word
-/// segmentation is most of a frame's cost when a long text is open. The key is the slice laid
-/// out, compared whole, so a hit is always the same layout.
+thread_local! {
+    static EDITOR_LAID_OUT: RefCell<Kept> = RefCell::new(Kept::default());
+}
+
+/// [`ask_engine::editor::layout_near`], kept for the next call, with a long line's row starts
+/// remembered ([`ask_engine::editor::layout_near_remembering`]): a frame lays the open editor
+/// out to measure the list (with descriptions and without) and again to draw it, and a key in a
+/// line of megabytes then lays out only the rows near the cursor. The text is compared with the
+/// last one to find where it changed, so what is remembered always matches it.
 fn editor_layout(text: &str, cursor: usize, max: usize, rows: usize) -> EditorRows {
-    let lines = ask_engine::editor::lines_near(text, cursor, rows);
-    let hit = |(slice, at, width): &EditorKey| {
-        *width == max && *at == cursor - lines.start && slice == &text[lines.clone()]
-    };
     EDITOR_LAID_OUT.with_borrow_mut(|kept| {
-        if let Some((key, laid_out)) = kept.as_ref()
-            && hit(key)
+        let same = common_prefix(&kept.text, text);
+        if same < kept.text.len() || same < text.len() {
+            kept.rows.changed_at(same);
+            kept.laid_out = None;
+            kept.text.truncate(same);
+            kept.text.push_str(&text[same..]);
+        }
+        let key = (cursor, max, rows);
+        if let Some((k, laid_out)) = &kept.laid_out
+            && *k == key
         {
             return laid_out.clone();
         }
-        let laid_out = Rc::new(ask_engine::editor::layout_near(text, cursor, max, BREAKS, rows));
-        let key = (text[lines.clone()].to_owned(), cursor - lines.start, max);
-        *kept = Some((key, laid_out.clone()));
+        let laid_out =
+            ask_engine::editor::layout_near_remembering(text, cursor, max, BREAKS, rows, &mut kept.rows);
+        let laid_out = Rc::new(laid_out);
+        kept.laid_out = Some((key, laid_out.clone()));
         laid_out
     })
+}
+
+/// How many leading bytes `a` and `b` share (a char boundary of both: they agree up to it).
+fn common_prefix(a: &str, b: &str) -> usize {
+    // Compared a block at a time: the slice comparison is a `memcmp`.
+    const BLOCK: usize = 4096;
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    let mut at = 0;
+    let len = a.len().min(b.len());
+    while at + BLOCK <= len && a[at..at + BLOCK] == b[at..at + BLOCK] {
+        at += BLOCK;
+    }
+    while at < len && a[at] == b[at] {
+        at += 1;
+    }
+    // Back to a char boundary of both: a char that differs in a later byte changed too.
+    while at > 0 && (!is_boundary(a, at) || !is_boundary(b, at)) {
+        at -= 1;
+    }
+    at
+}
+
+fn is_boundary(s: &[u8], at: usize) -> bool {
+    at >= s.len() || (s[at] as i8) >= -0x40
 }
 
 #[cfg(test)]
