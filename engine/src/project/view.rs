@@ -11,8 +11,13 @@ use crate::state::{EditorTarget, ExitAction, FlowState, ReviewAction, SummaryScr
 pub struct ViewModel {
     /// The form title.
     pub title: Option<String>,
-    /// One tab per question, then the review tab.
+    /// The tabs within [`TAB_WINDOW`] of the active one, of one tab per question and then the
+    /// review tab: `tabs[0]` is tab `tabs_first` of `tabs_total`.
     pub tabs: Vec<TabView>,
+    /// Which tab `tabs[0]` is.
+    pub tabs_first: usize,
+    /// How many tabs there are: the questions and the review tab.
+    pub tabs_total: usize,
     /// What the active tab shows.
     pub body: Body,
     /// The settings overlay, when open.
@@ -213,6 +218,10 @@ fn editor_view(state: &FlowState, target: EditorTarget) -> Option<EditorView> {
     })
 }
 
+/// How many tabs on either side of the active one a [`ViewModel`] carries: more than a strip
+/// of 1 000 columns shows.
+pub const TAB_WINDOW: usize = 256;
+
 /// How many text lines above and below the cursor's an [`EditorView`] carries: more than any
 /// pane is tall (a frontend's panes must stay below it; the terminal frontend's are at most
 /// 1 000 rows), so a pane's own window of lines near the cursor never reaches the edge of this
@@ -247,25 +256,29 @@ impl FlowState {
     /// Everything a frontend needs to draw the current screen.
     pub fn view(&self) -> ViewModel {
         let n = self.form.questions.len();
-        let mut tabs: Vec<TabView> = self
-            .form
-            .questions
+        // A strip shows far fewer tabs than this on either side of the active one (each takes
+        // four cells or more), so a form of 100 000 questions costs a frame what 20 do.
+        let tabs_first = self.tab.min(n).saturating_sub(TAB_WINDOW);
+        let shown = tabs_first..(self.tab + TAB_WINDOW + 1).min(n);
+        let mut tabs: Vec<TabView> = self.form.questions[shown.clone()]
             .iter()
-            .zip(&self.questions)
-            .enumerate()
-            .map(|(i, (q, qs))| TabView {
+            .zip(&self.questions[shown.clone()])
+            .zip(shown)
+            .map(|((q, qs), i)| TabView {
                 label: screenful(&q.label).to_owned(),
                 answered: qs.is_committed(),
                 required: q.required,
                 active: i == self.tab,
             })
             .collect();
-        tabs.push(TabView {
-            label: "Review".to_owned(),
-            answered: false,
-            required: false,
-            active: self.tab >= n,
-        });
+        if self.tab + TAB_WINDOW >= n {
+            tabs.push(TabView {
+                label: "Review".to_owned(),
+                answered: false,
+                required: false,
+                active: self.tab >= n,
+            });
+        }
         let body = match self.question_view() {
             Some(q) => Body::Question(Box::new(q)),
             None => Body::Review(self.review_view()),
@@ -273,6 +286,8 @@ impl FlowState {
         ViewModel {
             title: self.form.title.as_deref().map(|t| screenful(t).to_owned()),
             tabs,
+            tabs_first,
+            tabs_total: n + 1,
             body,
             overlay: self.overlay.map(|o| self.overlay_view(o.focus)),
             warning: self.warning.map(|w| self.warning_text(w)),

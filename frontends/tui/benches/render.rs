@@ -162,6 +162,21 @@ fn main() {
     wide_list["questions"][0]["options"] = Value::Array(options);
     run("typical, 100 000 options on Q1", &wide_list, "keys-typical-2000.txt");
     run_filter("filtering 100 000 options", &wide_list);
+    // Per-key cost independent of the number of questions (the view carries the tabs near the
+    // active one, and the strip names only those it shows).
+    let mut many = typical.clone();
+    let first = typical["questions"][0].clone();
+    many["questions"] = Value::Array(
+        (0..100_000)
+            .map(|i| {
+                let mut q = first.clone();
+                q["id"] = Value::String(format!("q{i}"));
+                q["label"] = Value::String(format!("Question {i}"));
+                q
+            })
+            .collect(),
+    );
+    run("100 000 questions", &many, "keys-typical-2000.txt");
     // Per-key cost must not grow with text that is off screen (issue 14.4): one unbroken 10 MB
     // label on the first question.
     let mut wide = typical.clone();

@@ -181,6 +181,39 @@ fn the_tab_strip_hides_no_more_tabs_than_it_must() {
     }
 }
 
+/// A form of 1 200 questions: the view carries only the tabs near the active one, and the strip
+/// drawn from them is the one the whole list gives — the active tab with its neighbours in
+/// order, `‹ ` and `›` where tabs are hidden — at the start, in the middle, and on the review tab.
+#[test]
+fn the_tab_strip_of_a_form_of_a_thousand_questions_shows_the_tabs_around_the_active_one() {
+    let questions: Vec<_> = (0..1200)
+        .map(|i| json!({"id": format!("q{i}"), "label": format!("Q{i}"), "prompt": "?", "options": [{"value": "x", "label": "X"}]}))
+        .collect();
+    let raw = json!({ "questions": questions });
+    let strip = |script: &str| {
+        let frame = common::draw(&raw, FormSource::Tool, script, 60, 10);
+        frame.lines().next().unwrap().trim_end().to_owned()
+    };
+    let names = |row: &str| -> Vec<String> {
+        let row = row.trim_start_matches("‹ ").trim_end_matches('›');
+        row.split('│').map(str::trim).filter(|n| !n.is_empty()).map(str::to_owned).collect()
+    };
+    let first = strip("");
+    assert!(!first.starts_with("‹") && first.ends_with('›'), "{first}");
+    assert_eq!(names(&first)[..3], ["Q0", "Q1", "Q2"], "{first}");
+    let middle = strip(&"tab\n".repeat(700));
+    assert!(middle.starts_with("‹ ") && middle.ends_with('›'), "{middle}");
+    let shown = names(&middle);
+    let at = shown.iter().position(|n| n == "Q700").expect("the active tab shows");
+    let expected: Vec<String> = (700 - at..700 - at + shown.len()).map(|i| format!("Q{i}")).collect();
+    assert_eq!(shown, expected, "{middle}");
+    // `‹ `, eight tabs of seven cells and `›` take 59 of the 60 columns: no room for a ninth.
+    assert_eq!(shown.len(), 8, "{middle}");
+    let review = strip("shift+tab\n");
+    assert!(review.starts_with("‹ ") && review.ends_with("Review │"), "{review}");
+    assert_eq!(names(&review).iter().rev().nth(1).map(String::as_str), Some("Q1199"), "{review}");
+}
+
 /// A preview line too long for its pane goes on in rows that start under its own indentation
 /// with a dim `↪`: in a preview of code, the rest of a wrapped line never reads as a line of its
 /// own (a `}` at the margin would close a block that is still open).

@@ -33,43 +33,58 @@ pub fn render(frame: &mut Frame, area: Rect, view: &ViewModel) {
 }
 
 fn tab_strip(view: &ViewModel, max: usize) -> Line<'static> {
-    let names: Vec<String> = view
-        .tabs
-        .iter()
-        .map(|t| {
-            let mark = if t.answered { "✓ " } else { "" };
-            // An unanswered required question is marked (issue 12.21); it never blocks.
-            let required = if t.required && !t.answered { "*" } else { "" };
-            format!(" {mark}{}{required} ", truncate(&sanitize(shown(&t.label, 24, 1), false), 24))
-        })
-        .collect();
-    let active = view.tabs.iter().position(|t| t.active).unwrap_or(0);
+    // Only the tabs that can show are named and measured: a frame of a form of 100 000
+    // questions costs what one of 20 does.
+    let tabs = &view.tabs;
+    let name = |i: usize| {
+        let t = &tabs[i];
+        let mark = if t.answered { "✓ " } else { "" };
+        // An unanswered required question is marked (issue 12.21); it never blocks.
+        let required = if t.required && !t.answered { "*" } else { "" };
+        format!(" {mark}{}{required} ", truncate(&sanitize(shown(&t.label, 24, 1), false), 24))
+    };
+    let Some(active) = tabs.iter().position(|t| t.active) else { return Line::default() };
+    // Tabs before `tabs[i]` or after it, among all of them (not only the ones the view carries).
+    let before = |i: usize| view.tabs_first + i > 0;
+    let after = |i: usize| view.tabs_first + i + 1 < view.tabs_total;
     // Drop tabs from the left until the active one fits, marking what is hidden: `‹ ` on the
     // left, and on the right a `›` that needs its own cell when tabs follow the active one.
-    let mut first = 0;
-    let left = |from: usize| if from > 0 { 2 } else { 0 }; // `‹ `
-    let right = usize::from(active + 1 < names.len());
-    let total =
-        |from: usize| left(from) + names[from..=active].iter().map(|n| width(n) + 1).sum::<usize>() + right;
-    while first < active && total(first) > max {
-        first += 1;
+    // Going left from the active tab, a tab joins while the strip up to the active one fits.
+    let left = |from: usize| if before(from) { 2 } else { 0 }; // `‹ `
+    let right = usize::from(after(active));
+    let mut names = vec![name(active)];
+    let mut widths = width(&names[0]) + 1;
+    let mut first = active;
+    while first > 0 {
+        let candidate = name(first - 1);
+        let w = width(&candidate) + 1;
+        if left(first - 1) + widths + w + right > max {
+            break;
+        }
+        widths += w;
+        first -= 1;
+        names.insert(0, candidate);
     }
     let mut spans = Vec::new();
-    if first > 0 {
+    if before(first) {
         spans.push(Span::styled("‹ ", style::dim()));
     }
     let mut used = left(first);
-    for (i, name) in names.iter().enumerate().skip(first) {
-        let w = width(name) + 1;
-        let more = usize::from(i + 1 < names.len()); // a later tab left out needs the `›` cell
+    for i in first..tabs.len() {
+        let name = if i - first < names.len() { std::mem::take(&mut names[i - first]) } else { name(i) };
+        let w = width(&name) + 1;
+        let more = usize::from(after(i)); // a later tab left out needs the `›` cell
         if used + w + more > max && i > active {
             spans.push(Span::styled("›", style::dim()));
-            break;
+            return Line::from(spans);
         }
         let s = if i == active { style::active_tab() } else { tuirealm::ratatui::style::Style::new() };
-        spans.push(Span::styled(name.clone(), s));
+        spans.push(Span::styled(name, s));
         spans.push(Span::raw("│"));
         used += w;
+    }
+    if after(tabs.len() - 1) {
+        spans.push(Span::styled("›", style::dim())); // tabs past the ones the view carries
     }
     Line::from(spans)
 }
