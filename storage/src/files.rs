@@ -86,3 +86,39 @@ pub fn unused_path(name: impl Fn(Option<u32>) -> PathBuf) -> PathBuf {
     }
     candidate
 }
+
+/// Which file a path names: the device and inode (the store keeps the one it opened, to tell a
+/// moved or recreated store file from its own).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct FileId(u64, u64);
+
+impl FileId {
+    /// The file at `path` now, through links; `None` when nothing is there.
+    pub fn of(path: &Path) -> Option<FileId> {
+        let meta = fs::metadata(path).ok()?;
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::MetadataExt;
+            Some(FileId(meta.dev(), meta.ino()))
+        }
+        #[cfg(not(unix))]
+        {
+            // No inode to compare here: only that a file is there.
+            let _ = meta;
+            Some(FileId(0, 0))
+        }
+    }
+}
+
+/// Whether two paths name one existing file, through links, `..` and hard links.
+pub fn same_file(a: &Path, b: &Path) -> bool {
+    #[cfg(unix)]
+    {
+        FileId::of(a).is_some_and(|id| FileId::of(b) == Some(id))
+    }
+    #[cfg(not(unix))]
+    {
+        // Without inodes, the paths with every link and `..` resolved.
+        matches!((fs::canonicalize(a), fs::canonicalize(b)), (Ok(a), Ok(b)) if a == b)
+    }
+}

@@ -69,25 +69,8 @@ fn main() -> ExitCode {
     ));
     // A panic has been reported in one line by the hook (and the terminal put back): the run
     // ends as any other error does.
-    let run = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| match &cli.command {
-        command
-            if let Some((output, store)) = command.output_beside_store()
-                && let Err(e) = paths::refuse_store_as_output(output, store) =>
-        {
-            Err(e)
-        }
-        Command::Ask(args) => commands::ask::run_ask(args),
-        Command::Replay(args) => commands::reopen::run_replay(args),
-        Command::Resume(args) => commands::reopen::run_resume(args),
-        Command::Wait(args) => commands::wait::run_wait(args),
-        Command::Attach(args) => commands::reopen::run_attach(args),
-        Command::Mcp(args) => commands::mcp::run_mcp(args),
-        Command::Settings(args) => commands::reopen::run_settings(args),
-        Command::Answer(args) => commands::answer::run_answer(args),
-        Command::Log { command } => commands::log::run_log(command),
-        Command::Schema { kind, lenient, .. } => commands::info::schema(*kind, *lenient),
-        Command::Validate { file, .. } => commands::ask::run_validate(file.as_deref()),
-        Command::Transcript { kind, file, json, .. } => commands::info::transcript(*kind, file, *json),
+    let run = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        paths::refuse_store_as_output(&cli.command).and_then(|()| dispatch(&cli.command))
     }));
     panics::report_late();
     let Ok(outcome) = run else {
@@ -105,6 +88,24 @@ fn main() -> ExitCode {
             errln!("ask-user: {}", one_line(&e));
             ExitCode::from(exit::ERROR)
         }
+    }
+}
+
+/// Runs the command.
+fn dispatch(command: &Command) -> anyhow::Result<exit::Status> {
+    match command {
+        Command::Ask(args) => commands::ask::run_ask(args),
+        Command::Replay(args) => commands::reopen::run_replay(args),
+        Command::Resume(args) => commands::reopen::run_resume(args),
+        Command::Wait(args) => commands::wait::run_wait(args),
+        Command::Attach(args) => commands::reopen::run_attach(args),
+        Command::Mcp(args) => commands::mcp::run_mcp(args),
+        Command::Settings(args) => commands::reopen::run_settings(args),
+        Command::Answer(args) => commands::answer::run_answer(args),
+        Command::Log { command } => commands::log::run_log(command),
+        Command::Schema { kind, lenient, .. } => commands::info::schema(*kind, *lenient),
+        Command::Validate { file, .. } => commands::ask::run_validate(file.as_deref()),
+        Command::Transcript { kind, file, json, .. } => commands::info::transcript(*kind, file, *json),
     }
 }
 

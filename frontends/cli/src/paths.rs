@@ -51,27 +51,14 @@ pub fn load_settings_saying_why(config: Option<&Path>) -> ask_storage::LoadedCon
     loaded
 }
 
-/// Refuses an output file that is the store itself (`log export -o`, `--frame-out` given the
-/// store's path by a slip of tab completion): writing it would truncate every flow kept there.
-pub fn refuse_store_as_output(output: &Path, store: Option<&Path>) -> anyhow::Result<()> {
+/// Refuses, before the command runs, an output file that is the store itself (`log export -o`,
+/// `--frame-out` given the store's path by a slip of tab completion): writing it would truncate
+/// every flow kept there.
+pub fn refuse_store_as_output(command: &crate::cli::Command) -> anyhow::Result<()> {
+    let Some((output, store)) = command.output_beside_store() else { return Ok(()) };
     let Ok(store) = store_path(store) else { return Ok(()) };
-    if same_file(output, &store) {
+    if ask_storage::files::same_file(output, &store) {
         anyhow::bail!("{} is the store itself; write the output to another file", output.display());
     }
     Ok(())
-}
-
-/// Whether two paths name one existing file (through links, `..`, hard links).
-fn same_file(a: &Path, b: &Path) -> bool {
-    let (Ok(a), Ok(b)) = (std::fs::metadata(a), std::fs::metadata(b)) else { return false };
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::MetadataExt;
-        (a.dev(), a.ino()) == (b.dev(), b.ino())
-    }
-    #[cfg(not(unix))]
-    {
-        let (Ok(a), Ok(b)) = (std::fs::canonicalize(a), std::fs::canonicalize(b)) else { return false };
-        a == b
-    }
 }

@@ -83,7 +83,7 @@ pub struct Store {
     /// The file opened, when it can be opened again (a test backend cannot): a file at `path`
     /// that is not this one (moved aside and recreated by another process) is never opened
     /// in its place.
-    file: Option<open::FileId>,
+    file: Option<crate::files::FileId>,
 }
 
 impl Store {
@@ -96,7 +96,7 @@ impl Store {
     /// device — is refused ([`StoreError::Foreign`]) and left as it is.
     pub fn open(path: &Path) -> Result<Store, StoreError> {
         let db = open::open_file(path)?;
-        let store = Store::on(db, path.to_path_buf(), open::FileId::of(path));
+        let store = Store::on(db, path.to_path_buf(), crate::files::FileId::of(path));
         store.init_tables()?;
         Ok(store)
     }
@@ -121,7 +121,7 @@ impl Store {
         Ok(store)
     }
 
-    pub(crate) fn on(db: Database, path: PathBuf, file: Option<open::FileId>) -> Store {
+    pub(crate) fn on(db: Database, path: PathBuf, file: Option<crate::files::FileId>) -> Store {
         Store { db: RwLock::new(Some(db)), path, write_wait: WRITE_WAIT, file }
     }
 
@@ -135,7 +135,7 @@ impl Store {
         let db = match &mut *slot {
             Some(db) => db, // another thread opened it meanwhile
             empty => {
-                if open::FileId::of(&self.path) != self.file {
+                if crate::files::FileId::of(&self.path) != self.file {
                     return Err(StoreError::Moved { path: self.shown() });
                 }
                 empty.insert(open::open_file(&self.path)?)

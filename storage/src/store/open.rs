@@ -96,27 +96,6 @@ fn damage(e: &StoreError) -> Option<String> {
     }
 }
 
-/// Which file a path named when the store opened it: the device and inode.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) struct FileId(u64, u64);
-
-impl FileId {
-    pub(crate) fn of(path: &Path) -> Option<FileId> {
-        let meta = fs::metadata(path).ok()?;
-        #[cfg(unix)]
-        {
-            use std::os::unix::fs::MetadataExt;
-            Some(FileId(meta.dev(), meta.ino()))
-        }
-        #[cfg(not(unix))]
-        {
-            // No inode to compare here: only that a file is there.
-            let _ = meta;
-            Some(FileId(0, 0))
-        }
-    }
-}
-
 /// Builds a complete store under a temporary name, then links it into place: other processes
 /// (and a crash) only ever see no file or a whole one. Losing a race to another creator is fine.
 fn create_atomically(path: &Path) -> Result<(), StoreError> {

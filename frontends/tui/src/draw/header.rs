@@ -52,7 +52,7 @@ fn tab_strip(view: &ViewModel, max: usize) -> Line<'static> {
     // Going left from the active tab, a tab joins while the strip up to the active one fits.
     let left = |from: usize| if before(from) { 2 } else { 0 }; // `‹ `
     let right = usize::from(after(active));
-    let mut names = vec![name(active)];
+    let mut names = vec![name(active)]; // from the active tab leftwards
     let mut widths = width(&names[0]) + 1;
     let mut first = active;
     while first > 0 {
@@ -63,15 +63,16 @@ fn tab_strip(view: &ViewModel, max: usize) -> Line<'static> {
         }
         widths += w;
         first -= 1;
-        names.insert(0, candidate);
+        names.push(candidate);
     }
+    names.reverse();
     let mut spans = Vec::new();
     if before(first) {
         spans.push(Span::styled("‹ ", style::dim()));
     }
     let mut used = left(first);
-    for i in first..tabs.len() {
-        let name = if i - first < names.len() { std::mem::take(&mut names[i - first]) } else { name(i) };
+    // The tabs from `first` to the active one are named already; later ones as they come.
+    for (i, name) in (first..).zip(names.into_iter().chain((active + 1..tabs.len()).map(name))) {
         let w = width(&name) + 1;
         let more = usize::from(after(i)); // a later tab left out needs the `›` cell
         if used + w + more > max && i > active {
