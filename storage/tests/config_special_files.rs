@@ -66,9 +66,13 @@ fn spec6_a_path_that_is_no_config_file_gives_the_defaults_and_says_why(
     assert_eq!(loaded.settings, Settings::default());
     assert_eq!(
         loaded.notices,
-        [format!("Could not read {}: {why}; using default settings.", path.display())],
+        [format!(
+            "Could not read {}: {why}; using default settings, and keeping finished flows this time.",
+            path.display()
+        )],
         "{kind}"
     );
+    assert_eq!(loaded.store.retention_days, 0, "{kind}: its retention is unknown, so nothing is pruned");
     let p = path.clone();
     assert_eq!(in_time(move || reload_config(&p)), None, "a live reload neither waits nor uses it");
     let p = path.clone();

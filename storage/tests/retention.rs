@@ -167,3 +167,26 @@ fn thirty_days_of_retention_keep_a_flow_of_29_days() {
     store.prune(100 * DAY, PruneRule::retention(30)).unwrap();
     assert_eq!(ids(&store), ["kept"]);
 }
+
+/// A config file that cannot be used is replaced by defaults, but not its retention: a typo
+/// elsewhere (here `extractionRetries` 7) must not let the 90-day default delete flows the user
+/// chose to keep. A file whose retention cannot be read keeps every flow; one that never set it
+/// keeps the default.
+#[rstest::rstest]
+#[case::kept_forever(r#"{"answer":{"extractionRetries":7},"store":{"retentionDays":0}}"#, true)]
+#[case::kept_a_year(r#"{"answer":{"extractionRetries":7},"store":{"retentionDays":365}}"#, true)]
+#[case::retention_unreadable(r#"{"store":{"retentionDays":"forever"}}"#, true)]
+#[case::not_json(r#"{"store":{"retentionDays":0},"#, true)]
+#[case::never_set(r#"{"answer":{"extractionRetries":7}}"#, false)]
+fn an_unusable_config_file_never_shortens_retention(#[case] text: &str, #[case] kept: bool) {
+    let dir = tempfile::tempdir().unwrap();
+    let config = dir.path().join("config.json");
+    std::fs::write(&config, text).unwrap();
+    for run in ["the run that finds the file", "the next run, on the file written in its place"] {
+        let (_store_dir, store) = store_with(&[("old-done", 1, true)]);
+        let loaded = ask_storage::load_settings_with_env(Some(&config), Some(Default::default()));
+        assert!(run.starts_with("the next") || !loaded.notices.is_empty(), "{run}: moved aside");
+        let due = store.prune(200 * DAY, PruneRule::retention(loaded.store.retention_days)).unwrap();
+        assert_eq!(due.flows == 0, kept, "{run}: {:?}", loaded.notices);
+    }
+}

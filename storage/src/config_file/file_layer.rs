@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use ask_engine::Toggle;
 use serde_json::{Map, Value};
 
-use super::{AnswerSettings, SCHEMA_VERSION};
+use super::{AnswerSettings, SCHEMA_VERSION, StoreSettings};
 
 /// Larger than any config file a person writes: a path this big is something else.
 const MAX_BYTES: u64 = 1 << 20;
@@ -63,14 +63,17 @@ pub fn read(path: &Path, notices: &mut Vec<String>) -> Value {
     let text = match read_bytes(path) {
         Ok(bytes) => bytes,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-            if let Err(e) = super::save::write_defaults(path) {
+            if let Err(e) = super::save::write_defaults(path, &StoreSettings::default()) {
                 notices.push(format!("Could not create {}: {e}", path.display()));
             }
             return Value::Object(Map::new());
         }
         Err(e) => {
-            notices.push(format!("Could not read {}: {e}; using default settings.", path.display()));
-            return Value::Object(Map::new());
+            notices.push(format!(
+                "Could not read {}: {e}; using default settings, and keeping finished flows this time.",
+                path.display()
+            ));
+            return store_layer(&UNKNOWN_RETENTION);
         }
     };
     let value = match parse(&text) {
@@ -79,18 +82,37 @@ pub fn read(path: &Path, notices: &mut Vec<String>) -> Value {
         // profile, a notes file), which is not moved aside and replaced by defaults.
         Err(why) if !is_json_file(path) => {
             notices.push(format!(
-                "{} could not be used because {why}; it is no .json file, so it was left as it is and defaults are in use.",
+                "{} could not be used because {why}; it is no .json file, so it was left as it is and defaults are in use, keeping finished flows this time.",
                 path.display()
             ));
-            return Value::Object(Map::new());
+            return store_layer(&UNKNOWN_RETENTION);
         }
-        Err(why) => return back_up(path, &why, notices),
+        Err(why) => return back_up(path, &why, None, notices),
     };
     match check_value(&value) {
         Ok(version) if version < SCHEMA_VERSION => migrate(path, value, version, notices),
         Ok(_) => value,
-        Err(why) => back_up(path, &why, notices),
+        Err(why) => back_up(path, &why, kept_retention(&value), notices),
     }
+}
+
+/// What a file whose retention cannot be read stands for: keep every flow. Pruning deletes,
+/// and a default put in place of the user's file must not decide that (they may have set 0).
+const UNKNOWN_RETENTION: StoreSettings = StoreSettings { retention_days: 0 };
+
+/// The retention an unusable file still states: its `store` section when that reads (the
+/// default when it has none), else `None` (unknown). A typo elsewhere must not shorten how
+/// long the user's finished flows are kept.
+fn kept_retention(value: &Value) -> Option<StoreSettings> {
+    match value.get("store") {
+        None => Some(StoreSettings::default()),
+        Some(store) => serde_json::from_value(store.clone()).ok(),
+    }
+}
+
+/// A file layer holding only `store`, for a run whose file could not be used.
+fn store_layer(store: &StoreSettings) -> Value {
+    serde_json::json!({ "store": store })
 }
 
 /// The file's JSON if it can be used as it is, without writing anything (live reloads).
@@ -180,24 +202,31 @@ fn migrate(path: &Path, mut value: Value, from: u64, notices: &mut Vec<String>) 
     value
 }
 
-/// Moves an unusable file aside and writes defaults in its place.
-fn back_up(path: &Path, why: &str, notices: &mut Vec<String>) -> Value {
+/// Moves an unusable file aside and writes defaults in its place, but for the retention it
+/// stated (`store`; `None`: it stated none that reads, so every finished flow is kept).
+fn back_up(path: &Path, why: &str, store: Option<StoreSettings>, notices: &mut Vec<String>) -> Value {
     let backup = backup_path(path);
+    let kept = match &store {
+        Some(s) if *s == StoreSettings::default() => String::new(),
+        Some(s) => format!(", keeping its store.retentionDays {}", s.retention_days),
+        None => ", keeping every finished flow until store.retentionDays is set again".to_owned(),
+    };
+    let store = store.unwrap_or(UNKNOWN_RETENTION);
     match fs::rename(path, &backup) {
         Ok(()) => {
             notices.push(format!(
-                "{} could not be used because {why}; it was moved to {} and defaults are in use.",
+                "{} could not be used because {why}; it was moved to {} and defaults are in use{kept}.",
                 path.display(),
                 backup.display()
             ));
-            let _ = super::save::write_defaults(path);
+            let _ = super::save::write_defaults(path, &store);
         }
         Err(e) => notices.push(format!(
-            "{} could not be used because {why}, and moving it aside failed ({e}); defaults are in use.",
+            "{} could not be used because {why}, and moving it aside failed ({e}); defaults are in use{kept}.",
             path.display()
         )),
     }
-    Value::Object(Map::new())
+    store_layer(&store)
 }
 
 /// `config.json` → `config.20261202-101500.bak.json` (a counter is added if that exists).

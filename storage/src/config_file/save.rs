@@ -73,12 +73,13 @@ fn complete(obj: &mut Map<String, Value>, behaviour: &Behaviour) {
     obj.insert("behaviour".into(), Value::Object(b));
 }
 
-/// Writes a fresh file with every default, keymaps included.
-pub fn write_defaults(path: &Path) -> std::io::Result<()> {
+/// Writes a fresh file with every default, keymaps included, and `store` as given: the default
+/// for a new file, what an unusable file kept when one is moved aside.
+pub fn write_defaults(path: &Path, store: &super::StoreSettings) -> std::io::Result<()> {
     let mut obj = Map::new();
     complete(&mut obj, &Behaviour::default());
     obj.insert("keymaps".into(), default_keymaps());
-    let store = serde_json::to_value(super::StoreSettings::default()).map_err(std::io::Error::other)?;
+    let store = serde_json::to_value(store).map_err(std::io::Error::other)?;
     obj.insert("store".into(), store);
     write_json(path, &Value::Object(obj))
 }

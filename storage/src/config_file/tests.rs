@@ -403,3 +403,42 @@ fn spec6_an_override_that_does_not_fit_is_named_and_left_out_alone(
     assert_eq!(loaded.settings.keymaps.confirm.to_string(), "ctrl+k", "the file's keymaps stay");
     assert!(backups(&dir).is_empty(), "an override never moves the file");
 }
+
+/// A file moved aside hands its retention to the file written in its place, and the notice
+/// says so when that differs from the default; a retention that cannot be read keeps every flow.
+#[rstest]
+#[case::kept(
+    r#"{"answer":{"extractionRetries":7},"store":{"retentionDays":0}}"#,
+    0,
+    "keeping its store.retentionDays 0"
+)]
+#[case::unreadable(
+    r#"{"store":{"retentionDays":-5}}"#,
+    0,
+    "keeping every finished flow until store.retentionDays is set again"
+)]
+#[case::not_json("{\"store\":", 0, "keeping every finished flow")]
+#[case::default(r#"{"answer":{"extractionRetries":7}}"#, 90, "defaults are in use.")]
+fn spec6_a_backed_up_file_keeps_its_retention(#[case] text: &str, #[case] days: u64, #[case] said: &str) {
+    let dir = tempfile::tempdir().unwrap();
+    let p = write(&dir, text);
+    let loaded = load(&p);
+    assert_eq!(loaded.store.retention_days, days, "this run");
+    assert!(loaded.notices[0].contains(said), "{:?}", loaded.notices);
+    let fresh: Value = serde_json::from_str(&fs::read_to_string(&p).unwrap()).unwrap();
+    assert_eq!(fresh["store"]["retentionDays"], days, "the file written in its place");
+    assert_eq!(load(&p).store.retention_days, days, "the next run");
+}
+
+/// A config given by mistake (no .json file, not JSON) is left alone and its retention is
+/// unknown: nothing is pruned on the defaults' word this run.
+#[test]
+fn a_file_that_is_no_config_prunes_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = dir.path().join(".bashrc");
+    fs::write(&p, "export PATH=$PATH:~/bin\n").unwrap();
+    let loaded = load(&p);
+    assert_eq!(loaded.store.retention_days, 0);
+    assert!(loaded.notices[0].contains("keeping finished flows this time"), "{:?}", loaded.notices);
+    assert_eq!(fs::read_to_string(&p).unwrap(), "export PATH=$PATH:~/bin\n");
+}
