@@ -244,3 +244,39 @@ fn every_command_accepts_the_common_options(#[case] args: &[&str], #[case] code:
     assert_ne!(r.code, 64, "{all:?} refused: {}", r.stderr);
     assert_eq!(r.code, code, "{all:?}: {}{}", r.stdout, r.stderr);
 }
+
+/// A device or stream that never ends — `/dev/zero`, `/dev/urandom`, piped in or named — given
+/// where a payload, a script or a log is read: read up to its first NUL byte (no text ask-user
+/// reads holds one), then refused in one line. It used to be read until memory ran out.
+#[rstest]
+#[case::payload_named(&["ask", "/dev/zero", "--no-ui"], None, 2, "payload is not valid JSON")]
+#[case::payload_piped(&["ask", "-", "--no-ui"], Some("/dev/zero"), 2, "payload is not valid JSON")]
+#[case::random_piped(&["ask", "-", "--no-ui"], Some("/dev/urandom"), 2, "Invalid ask_user payload")]
+#[case::script(&["ask", "p.json", "--script", "/dev/zero"], None, 5, "script")]
+#[case::log(&["log", "replay", "/dev/zero"], None, 5, "/dev/zero")]
+fn an_endless_stream_is_refused_not_read_forever(
+    #[case] args: &[&str],
+    #[case] stdin: Option<&str>,
+    #[case] code: i32,
+    #[case] says: &str,
+) {
+    let sb = Sandbox::new();
+    sb.file("p.json", PAYLOAD);
+    let mut cmd = sb.cmd(args);
+    cmd.stdin(stdin.map_or_else(std::process::Stdio::null, |dev| std::fs::File::open(dev).unwrap().into()));
+    let mut child =
+        cmd.stdout(std::process::Stdio::piped()).stderr(std::process::Stdio::piped()).spawn().unwrap();
+    let start = std::time::Instant::now();
+    while child.try_wait().unwrap().is_none() {
+        if start.elapsed() > std::time::Duration::from_secs(20) {
+            child.kill().unwrap();
+            panic!("{args:?} still reading after 20 s");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    let out = child.wait_with_output().unwrap();
+    let (stdout, stderr) = (String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+    assert_eq!(out.status.code(), Some(code), "{stdout}{stderr}");
+    assert!(format!("{stdout}{stderr}").contains(says), "{stdout}{stderr}");
+    assert!(stderr.lines().count() <= 1 && !stderr.contains("panicked"), "{stderr}");
+}

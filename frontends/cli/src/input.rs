@@ -30,7 +30,7 @@ pub fn read_bytes(path: &Path) -> std::io::Result<Vec<u8>> {
                 "ask-user: reading the payload JSON from stdin; paste it, then press Ctrl+D (or pass a file)"
             );
         }
-        std::io::stdin().read_to_end(&mut buf)?;
+        read_stream(std::io::stdin().lock(), &mut buf)?;
     } else {
         buf = read_file(path, SPLIT_READ_FROM)?;
     }
@@ -47,7 +47,12 @@ fn read_file(path: &Path, split_from: u64) -> std::io::Result<Vec<u8>> {
     let meta = file.metadata()?;
     let len = meta.len();
     let Ok(size) = usize::try_from(len) else { return std::fs::read(path) };
-    if !meta.is_file() || len < split_from {
+    if !meta.is_file() {
+        let mut buf = Vec::new();
+        read_stream(file, &mut buf)?;
+        return Ok(buf);
+    }
+    if len < split_from {
         let mut buf = Vec::with_capacity(size);
         file.read_to_end(&mut buf)?;
         return Ok(buf);
@@ -70,6 +75,27 @@ fn read_file(path: &Path, split_from: u64) -> std::io::Result<Vec<u8>> {
             file.seek(SeekFrom::Start(len))?;
             file.read_to_end(&mut buf)?;
             Ok(buf)
+        }
+    }
+}
+
+/// How much of a stream is read before it is looked at for a NUL byte.
+const STREAM_CHUNK: u64 = 1 << 20;
+
+/// Reads a stream (stdin, a pipe, a device) to its end, or to the end of the first NUL byte: no
+/// payload, script, log or message holds one, and a device such as `/dev/zero` never ends, so
+/// it would be read until memory ran out. What was read, NUL included, goes to its parser,
+/// which says in one line what is wrong with it.
+fn read_stream(mut source: impl Read, buf: &mut Vec<u8>) -> std::io::Result<()> {
+    loop {
+        let before = buf.len();
+        // Into the buffer's own spare room: a large payload piped in is not copied twice.
+        if (&mut source).take(STREAM_CHUNK).read_to_end(buf)? == 0 {
+            return Ok(());
+        }
+        if let Some(at) = memchr::memchr(0, &buf[before..]) {
+            buf.truncate(before + at + 1);
+            return Ok(());
         }
     }
 }
@@ -160,5 +186,29 @@ mod tests {
         let dir = tempfile::tempdir().expect("temp dir");
         let err = super::read_file(&dir.path().join("none.json"), 0).expect_err("no file");
         assert_eq!(err.kind(), std::io::ErrorKind::NotFound);
+    }
+
+    /// A stream is read whole when it holds no NUL, at any length across the chunks; one that
+    /// does is read to the end of its first NUL and no further, though endless text follows.
+    #[rstest]
+    #[case::empty(0, None)]
+    #[case::short(10, None)]
+    #[case::across_chunks(3 * crate::input::STREAM_CHUNK as usize + 5, None)]
+    #[case::nul_first(0, Some(0))]
+    #[case::nul_in_a_later_chunk(2 * crate::input::STREAM_CHUNK as usize + 7, Some(2 * crate::input::STREAM_CHUNK as usize + 3))]
+    fn a_stream_ends_at_its_end_or_its_first_nul(#[case] len: usize, #[case] nul: Option<usize>) {
+        use std::io::Read;
+        let mut text = text_of(len);
+        let mut read = Vec::new();
+        match nul {
+            None => super::read_stream(text.as_slice(), &mut read),
+            Some(at) => {
+                text.truncate(at);
+                text.push(0);
+                super::read_stream(text.as_slice().chain(std::io::repeat(b'x')), &mut read)
+            }
+        }
+        .expect("read");
+        assert_eq!(read, text, "up to and including the first NUL");
     }
 }
