@@ -9,19 +9,23 @@ use std::cell::Cell;
 use std::ops::Range;
 
 use super::layout::{Breaks, Walk, lay_out, lines_near, row_move, walk};
+use super::simple_text::{BYTES_PER_CELL, is_simple};
 
-/// Lines at least this long, all ASCII, are laid out from remembered row starts. Shorter ones
-/// cost little laid out whole; other text keeps the one path every stored log was folded by.
+/// Lines at least this long, of simple text ([`super::simple_text`]), are laid out from
+/// remembered row starts. Shorter ones cost little laid out whole; other text keeps the one path
+/// every stored log was folded by.
 pub const LONG_LINE: usize = 16 * 1024;
 
-/// How far past a row start, beyond a row's width, laying out may have read to place it: the
-/// piece that starts there (one longer than a row is split, so it only had to be seen to be
-/// longer) and word segmentation's look-ahead of two characters, with room to spare.
+/// How far past a row start, beyond a row's width, laying out may have read to place it, in
+/// characters: the piece that starts there (one longer than a row is split, so it only had to
+/// be seen to be longer) and word segmentation's look-ahead of two characters, with room to
+/// spare.
 const READ_PAST: usize = 8;
 
-/// Where the rows of one long ASCII line begin, as far as they have been laid out: the places
-/// laying out can start again from as if the line began there (a row that begins at a piece's
-/// start). Derived from the text alone, so it is never part of what a buffer or a view is.
+/// Where the rows of one long line of simple text begin, as far as they have been laid out:
+/// the places laying out can start again from as if the line began there (a row that begins at
+/// a piece's start). Derived from the text alone, so it is never part of what a buffer or a
+/// view is.
 #[derive(Debug, Clone, Default)]
 pub struct RowStarts {
     /// The line's start and the width its rows were found at.
@@ -29,6 +33,9 @@ pub struct RowStarts {
     /// (offset, row of the line), ascending, each row start from the line's start on up to the
     /// last one found: (line start, 0) first.
     starts: Vec<(usize, usize)>,
+    /// A line start and how far from it the text was last seen to be simple, unchanged since:
+    /// a key looks again only from where it changed, not at the whole line.
+    simple: Option<(usize, usize)>,
 }
 
 /// What [`RowStarts::walk_near`] laid out: rows of the line from row `first` on.
@@ -46,18 +53,33 @@ fn line_of(text: &str, cursor: usize) -> Range<usize> {
     lines_near(text, cursor, 0)
 }
 
-/// Whether the line is laid out from remembered row starts: a long one, all ASCII, broken at
-/// spaces (the rule every editor is drawn with now; logs folded by the older rule keep it).
-fn applies(text: &str, line: &Range<usize>, breaks: Breaks, long: usize) -> bool {
-    breaks == Breaks::Spaces && line.len() >= long && text[line.clone()].is_ascii()
-}
-
 impl RowStarts {
+    /// Whether the line is laid out from remembered row starts: a long one of simple text,
+    /// broken at spaces (the rule every editor is drawn with now; logs folded by the older rule
+    /// keep it).
+    fn applies(&mut self, text: &str, line: &Range<usize>, breaks: Breaks, long: usize) -> bool {
+        if breaks != Breaks::Spaces || line.len() < long {
+            return false;
+        }
+        let known = match self.simple {
+            Some((start, through)) if start == line.start => through.clamp(line.start, line.end),
+            _ => line.start,
+        };
+        // A change can begin inside a character (two texts compared byte by byte).
+        let simple = is_simple(&text[super::floor_boundary(text, known)..line.end]);
+        self.simple = simple.then_some((line.start, line.end));
+        simple
+    }
+
     /// Forgets every row start that a change of the text from byte `at` on can have moved: a
-    /// row start depends on the text before it and at most a row and [`READ_PAST`] after.
+    /// row start depends on the text before it and at most a row and [`READ_PAST`] characters
+    /// after, which in simple text is at most [`BYTES_PER_CELL`] bytes a cell or character.
     pub fn changed_at(&mut self, at: usize) {
+        if let Some((_, through)) = self.simple.as_mut() {
+            *through = (*through).min(at);
+        }
         let Some((_, max)) = self.key else { return };
-        let reach = max.max(2) + READ_PAST;
+        let reach = (max.max(2) + READ_PAST) * BYTES_PER_CELL;
         let keep = self.starts.partition_point(|&(offset, _)| offset + reach <= at);
         self.starts.truncate(keep);
         if keep == 0 {
@@ -65,7 +87,7 @@ impl RowStarts {
         }
     }
 
-    /// Lays out the rows of `line` (long, ASCII) within `above` rows before the cursor's and
+    /// Lays out the rows of `line` (long, simple text) within `above` rows before the cursor's and
     /// `below` after it, telling `at` each position's cell with rows counted from the first laid
     /// out, and notes the row starts it passes.
     fn walk_near(
@@ -104,8 +126,8 @@ impl RowStarts {
         let found = walked.starts.iter().filter(|&&(offset, _)| offset > last);
         self.starts.extend(found.map(|&(offset, row)| (offset, first + row)));
         let mut rows = walked.rows;
-        // Every position of the line from `start` to the cursor is told (ASCII has no position
-        // inside a grapheme), so the cursor was seen.
+        // Every position of the line from `start` to the cursor is told (in simple text every
+        // character is a grapheme), so the cursor was seen.
         let cursor_row = cursor_row.unwrap_or(rows.len() - 1);
         if cursor_row == rows.len() {
             rows.push(String::new()); // after a full last row: the row drawn only for the cursor
@@ -118,7 +140,7 @@ impl RowStarts {
 
 /// [`super::layout_near`] remembering row starts in `memo` (which must have heard of every
 /// change of `text` since it last saw it): the same rows near the cursor and its cell, except
-/// that a long ASCII line gives only its own rows within `rows` of the cursor's, and the lines
+/// that a long line of simple text gives only its own rows within `rows` of the cursor's, and the lines
 /// beside it only when those reach its edge.
 pub fn layout_near_remembering(
     text: &str,
@@ -140,7 +162,7 @@ fn layout_near_from(
     long: usize,
 ) -> (Vec<String>, (usize, usize)) {
     let line = line_of(text, cursor);
-    if !applies(text, &line, breaks, long) {
+    if !memo.applies(text, &line, breaks, long) {
         return super::layout_near(text, cursor, max, breaks, rows);
     }
     let mut col = 0;
@@ -185,7 +207,7 @@ fn row_move_from(
     long: usize,
 ) -> Option<usize> {
     let line = line_of(text, cursor);
-    if !applies(text, &line, breaks, long) {
+    if !memo.applies(text, &line, breaks, long) {
         return row_move(text, cursor, max, breaks, up);
     }
     let mut cells = Vec::new();
@@ -227,20 +249,27 @@ mod tests {
         (rows, cell)
     }
 
-    /// ASCII text with what changes where rows break: runs of spaces, words longer than a row,
-    /// the punctuation word segmentation joins words across (`a:b`, `1.5`), newlines.
-    fn ascii_text() -> impl Strategy<Value = String> {
-        "([a-z]{1,4}|[a-z]{8,20}| |   |:|\\.|/|[0-9]{1,3}|'|\\n|\t){0,80}"
+    /// Simple text with what changes where rows break: runs of spaces, words longer than a row,
+    /// the punctuation word segmentation joins words across (`a:b`, `1.5`), newlines, accented
+    /// and Cyrillic letters (two bytes, one cell), CJK (three bytes, two cells, a word each),
+    /// Katakana (joined into words), typographic punctuation and an ideographic space.
+    fn simple_text() -> impl Strategy<Value = String> {
+        "([a-z]{1,4}|[a-z]{8,20}| |   |:|\\.|/|[0-9]{1,3}|'|\\n|\t|é|[à-ö]{2,9}|[а-я]{1,12}|[一-十]{1,6}|[ア-ン]{1,5}|—|“|…|\u{3000}){0,80}"
     }
 
     /// A change: replace `len` bytes at a fraction of the text with `with`, then put the cursor
-    /// at another fraction.
+    /// at another fraction. Now and then it puts in a combining accent, which no longer makes
+    /// simple text (the line is then laid out whole), or takes it out again.
     fn change() -> impl Strategy<Value = (f64, usize, String, f64)> {
-        (0.0..=1.0f64, 0usize..6, "([a-z]{0,3}| |:|\\n|[a-z]{9,14}){0,2}", 0.0..=1.0f64)
+        (0.0..=1.0f64, 0usize..6, "([a-z]{0,3}| |:|\\n|[a-z]{9,14}|ж|中文|e\u{301}){0,2}", 0.0..=1.0f64)
     }
 
+    /// The grapheme boundary at or before a fraction of the text: where a cursor can be.
     fn at(text: &str, fraction: f64) -> usize {
-        (text.len() as f64 * fraction) as usize
+        use unicode_segmentation::UnicodeSegmentation;
+        let byte = (text.len() as f64 * fraction) as usize;
+        let before = text.grapheme_indices(true).map(|(i, _)| i).take_while(|&i| i <= byte).last();
+        if byte >= text.len() { text.len() } else { before.unwrap_or(0) }
     }
 
     /// A key typed at the end of a 1 MB line gives the rows a pane can show, not the line's
@@ -261,6 +290,31 @@ mod tests {
         assert_eq!(&near[..], &all[all.len() - 21..]);
     }
 
+    /// Whether a line is simple text is remembered up to where it last changed: a change that
+    /// puts in a combining accent is seen wherever it is, one that takes it out again too, and a
+    /// change reported inside a character (two texts compared byte by byte) is read from that
+    /// character's start.
+    #[test]
+    fn a_line_is_looked_at_again_from_where_it_changed() {
+        let long = super::LONG_LINE;
+        let mut text = "word é ".repeat(long / 4);
+        let mut memo = RowStarts::default();
+        let simple =
+            |text: &str, memo: &mut RowStarts| memo.applies(text, &(0..text.len()), Breaks::Spaces, long);
+        assert!(simple(&text, &mut memo));
+        for at in [long, 3] {
+            memo.changed_at(at);
+            text.insert(at, '\u{301}');
+            assert!(!simple(&text, &mut memo), "an accent put in at {at}");
+            memo.changed_at(at);
+            text.remove(at);
+            assert!(simple(&text, &mut memo), "and taken out");
+        }
+        memo.changed_at(6); // inside the first `é`
+        text.replace_range(5..7, "è");
+        assert!(simple(&text, &mut memo));
+    }
+
     proptest! {
         /// Through any edits, the rows near the cursor laid out from remembered row starts are
         /// the whole text's rows there, with the cursor on the same one, as many rows above and
@@ -268,14 +322,17 @@ mod tests {
         /// in the whole text.
         #[test]
         fn remembered_row_starts_lay_out_as_the_whole_text(
-            start in ascii_text(), changes in prop::collection::vec(change(), 1..12),
+            start in simple_text(), changes in prop::collection::vec(change(), 1..12),
             max in 2usize..12, rows in 0usize..4,
         ) {
             let mut text = start;
             let mut memo = RowStarts::default();
             for (where_, len, with, cursor) in changes {
                 let from = at(&text, where_);
-                let to = (from + len).min(text.len());
+                let mut to = (from + len).min(text.len());
+                while !text.is_char_boundary(to) {
+                    to += 1;
+                }
                 memo.changed_at(from);
                 text.replace_range(from..to, &with);
                 let cursor = at(&text, cursor);

@@ -3,12 +3,26 @@
 
 mod layout;
 mod long_line;
+mod simple_text;
 
 pub use layout::{Breaks, layout_near, lines_near};
 pub use long_line::{LONG_LINE, RowStarts, layout_near_remembering};
 
 use serde::{Deserialize, Serialize};
 use unicode_segmentation::{GraphemeCursor, UnicodeSegmentation};
+
+/// Longer than any path an `@` reference completes (Linux's `PATH_MAX` is 4 096 bytes).
+pub const MAX_WORD: usize = 4096;
+
+/// The character boundary of `text` at or before byte `at` (`str::floor_char_boundary`, which
+/// needs Rust 1.91).
+fn floor_boundary(text: &str, at: usize) -> usize {
+    let mut at = at.min(text.len());
+    while !text.is_char_boundary(at) {
+        at -= 1;
+    }
+    at
+}
 
 /// Editor text and the cursor as a byte offset that always sits on a grapheme boundary.
 #[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
@@ -86,10 +100,14 @@ impl TextBuffer {
         }
     }
 
-    /// The word before the cursor (back to the last whitespace).
+    /// The word before the cursor (back to the last whitespace), or nothing when it is longer
+    /// than [`MAX_WORD`] bytes. Asked after every edit (is an `@` path being typed?), so a key
+    /// typed after a long unbroken paste must not read back through all of it.
     pub fn word_before_cursor(&self) -> &str {
-        let before = &self.text[..self.cursor];
-        before.rsplit(char::is_whitespace).next().unwrap_or("")
+        let from = floor_boundary(&self.text, self.cursor.saturating_sub(MAX_WORD));
+        let before = &self.text[from..self.cursor];
+        let word = before.rsplit(char::is_whitespace).next().unwrap_or("");
+        if from > 0 && word.len() == before.len() { "" } else { word }
     }
 
     /// Inserts one character at the cursor.
@@ -245,14 +263,15 @@ mod tests {
         fn up_and_down_in_a_long_line_land_as_in_a_fresh_buffer(
             steps in prop::collection::vec(edit_then_move(), 1..40),
         ) {
-            let text: String = (0..LONG_LINE / 8 + 400).map(|i| format!("w{i}:{} ", i % 9)).collect();
+            // Simple text: ASCII, accented letters and CJK, all laid out from remembered rows.
+            let text: String = (0..LONG_LINE / 12 + 400).map(|i| format!("w{i}:{} é中 ", i % 9)).collect();
             let mut b = TextBuffer::with_text(&text);
             b.home();
             let wrap = Some((23, Breaks::Spaces));
             for (edit, up) in steps {
                 match edit {
                     0 => b.insert_char('x'),
-                    1 => b.insert("ab cd"),
+                    1 => b.insert("ab 中d é"),
                     2 => b.backspace(),
                     3 => b.delete(),
                     4 => b.delete_word_back(),
@@ -266,6 +285,23 @@ mod tests {
                 prop_assert_eq!(b.cursor, fresh.cursor);
             }
         }
+    }
+
+    /// The word an `@` query is read from: back to the last whitespace, but not past
+    /// [`MAX_WORD`] bytes, where no path reaches.
+    #[rstest::rstest]
+    #[case::after_a_long_paste(format!("{} @src/ma", "x".repeat(3 * MAX_WORD)), "@src/ma")]
+    #[case::the_whole_short_text("@src".to_owned(), "@src")]
+    #[case::longer_than_any_path(format!("@{}", "a".repeat(MAX_WORD)), "")]
+    #[case::cut_inside_a_character(format!("{}@a", "é".repeat(MAX_WORD)), "")]
+    fn the_word_before_the_cursor_is_bounded(#[case] text: String, #[case] word: &str) {
+        assert_eq!(TextBuffer::with_text(&text).word_before_cursor(), word);
+        let longest = format!("@{}", "a".repeat(MAX_WORD - 2));
+        assert_eq!(
+            TextBuffer::with_text(&longest).word_before_cursor(),
+            longest,
+            "shorter than MAX_WORD: whole"
+        );
     }
 
     #[test]

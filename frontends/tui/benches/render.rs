@@ -195,4 +195,12 @@ fn main() {
     // depend on all of it, so the rows near the cursor are found from remembered row starts.
     let one_line = |bytes: usize| log(bytes / 50 + 1).replace('\n', " ");
     run_editor("answer editor, one 1 MB line", &typical, &one_line(1_000_000));
+    // The same in other scripts: accented Latin (two bytes a letter) and Chinese (three bytes,
+    // two cells, no spaces), and a base64 blob, one word of a megabyte.
+    let french = "Le café déjà très élevé à côté du théâtre ".repeat(200_000 / 48 + 1);
+    run_editor("answer editor, one 200 KB line in French", &typical, &french);
+    let chinese = "这是一个很长的句子，没有换行也没有空格。".repeat(200_000 / 60 + 1);
+    run_editor("answer editor, one 200 KB line in Chinese", &typical, &chinese);
+    let blob = "QUJDREVGR0hJSktMTU5PUFFSU1RVVldYWVo+/0123456789abcdefghijklmnop".repeat(1_000_000 / 64 + 1);
+    run_editor("answer editor, one 1 MB base64 blob", &typical, &blob);
 }

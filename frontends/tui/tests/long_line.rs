@@ -25,6 +25,8 @@ fn key() -> impl Strategy<Value = &'static str> {
         "right",
         "backspace",
         "x",
+        "é",
+        "中",
         "space",
         "ctrl+w",
         "end",
@@ -44,8 +46,10 @@ proptest! {
     fn a_long_line_draws_as_it_would_afresh_after_any_keys(
         keys in prop::collection::vec(key(), 1..60),
         size in prop::sample::select(vec![(80u16, 24u16), (41, 8), (120, 40)]),
+        script in prop::sample::select(vec!["y", "é", "ж", "中"]),
     ) {
-        let line: String = (0..).map(|i| format!("w{i}:{}.x/{} ", i % 13, "y".repeat(i % 17)))
+        // ASCII, or words with accented, Cyrillic or CJK letters: all laid out from remembered rows.
+        let line: String = (0..).map(|i| format!("w{i}:{}.x/{} ", i % 13, script.repeat(i % 17)))
             .take_while({ let mut len = 0; move |w: &String| { len += w.len(); len < LONG_LINE * 2 } })
             .collect();
         let mut state = opened(&form(), FormSource::Tool, size.0, size.1, vec![]);
