@@ -12,9 +12,10 @@ use super::layout::{Breaks, Walk, lay_out, lines_near, row_move, walk};
 use super::simple_text::{BYTES_PER_CELL, is_simple};
 
 /// Lines at least this long, of simple text ([`super::simple_text`]), are laid out from
-/// remembered row starts. Shorter ones cost little laid out whole; other text keeps the one path
-/// every stored log was folded by.
-pub const LONG_LINE: usize = 16 * 1024;
+/// remembered row starts. Shorter ones cost a key no more laid out whole (a 2 KB paragraph of
+/// French about what a pane's rows near the cursor cost); other text keeps the one path every
+/// stored log was folded by.
+pub const LONG_LINE: usize = 4 * 1024;
 
 /// How far past a row start, beyond a row's width, laying out may have read to place it, in
 /// characters: the piece that starts there (one longer than a row is split, so it only had to

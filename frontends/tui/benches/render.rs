@@ -203,4 +203,9 @@ fn main() {
     run_editor("answer editor, one 200 KB line in Chinese", &typical, &chinese);
     let blob = "QUJDREVGR0hJSktMTU5PUFFSU1RVVldYWVo+/0123456789abcdefghijklmnop".repeat(1_000_000 / 64 + 1);
     run_editor("answer editor, one 1 MB base64 blob", &typical, &blob);
+    // A long paragraph, as pasted: under `LONG_LINE` a line is laid out whole on every frame.
+    let english = "The quick brown fox jumps over the lazy dog ".repeat(8_000 / 44 + 1);
+    run_editor("answer editor, one 8 KB line in English", &typical, &english);
+    let french = "Le café déjà très élevé à côté du théâtre ".repeat(8_000 / 48 + 1);
+    run_editor("answer editor, one 8 KB line in French", &typical, &french);
 }
