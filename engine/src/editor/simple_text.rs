@@ -15,14 +15,16 @@ pub const BYTES_PER_CELL: usize = 3;
 /// Non-ASCII characters, all in the Basic Multilingual Plane (three bytes at most) and one or
 /// two cells wide, none a mark, format character, joiner, prepended or conjoining character:
 /// each is a grapheme of its own, and word segmentation never skips it.
-const SIMPLE: [(char, char); 26] = [
+const SIMPLE: &[(char, char)] = &[
     ('\u{A0}', '\u{AC}'), // Latin-1 punctuation and signs, before the soft hyphen (a format character)
     ('\u{AE}', '\u{2FF}'), // Latin-1 letters, Latin Extended-A and -B, IPA, spacing modifiers
     ('\u{370}', '\u{482}'), // Greek and Coptic, Cyrillic up to its combining marks
     ('\u{48A}', '\u{52F}'), // the rest of Cyrillic and its supplement
+    ('\u{531}', '\u{58A}'), // Armenian
     ('\u{5D0}', '\u{5EA}'), // Hebrew letters (no points)
     ('\u{620}', '\u{64A}'), // Arabic letters (no harakat)
     ('\u{660}', '\u{669}'), // Arabic-Indic digits
+    ('\u{10A0}', '\u{10FF}'), // Georgian
     ('\u{1E00}', '\u{1FFF}'), // Latin Extended Additional (Vietnamese), Greek Extended
     ('\u{2010}', '\u{2027}'), // dashes, quotes, bullets, ellipsis
     ('\u{2030}', '\u{205E}'), // per mille, primes, more punctuation
@@ -34,7 +36,9 @@ const SIMPLE: [(char, char); 26] = [
     ('\u{3030}', '\u{303F}'), // more CJK punctuation
     ('\u{3041}', '\u{3096}'), // Hiragana
     ('\u{309B}', '\u{30FF}'), // spacing sound marks, Katakana
-    ('\u{3400}', '\u{4DBF}'), // CJK Extension A
+    ('\u{3100}', '\u{3163}'), // Bopomofo, Hangul compatibility jamo (which do not conjoin)
+    ('\u{3165}', '\u{318F}'), // the rest of them, after the Hangul filler (no width)
+    ('\u{3200}', '\u{4DBF}'), // enclosed CJK letters, CJK compatibility, CJK Extension A
     ('\u{4E00}', '\u{9FFF}'), // CJK Unified Ideographs
     ('\u{AC00}', '\u{D7A3}'), // Hangul syllables (not the conjoining jamo)
     ('\u{F900}', '\u{FAFF}'), // CJK compatibility ideographs
@@ -90,6 +94,9 @@ mod tests {
     #[case::japanese("ひらがなとカタカナ、漢字。", true)]
     #[case::korean("한국어 문장입니다.", true)]
     #[case::russian("Съешь же ещё этих мягких французских булок", true)]
+    #[case::armenian("Բարեւ ձեզ", true)]
+    #[case::georgian("გამარჯობა", true)]
+    #[case::hangul_filler("ㅤ", false)]
     #[case::a_combining_accent("cafe\u{301}", false)]
     #[case::an_emoji_sequence("👍🏽", false)]
     #[case::a_zero_width_space("a\u{200B}b", false)]
@@ -103,7 +110,7 @@ mod tests {
 
     #[test]
     fn the_list_is_looked_up_at_its_edges() {
-        for &(first, last) in &SIMPLE {
+        for &(first, last) in SIMPLE {
             assert!(simple(first) && simple(last), "{first:?}..={last:?}");
             let before = char::from_u32(first as u32 - 1).unwrap();
             let after = char::from_u32(last as u32 + 1).unwrap();
