@@ -101,10 +101,10 @@ pub fn read(path: &Path, notices: &mut Vec<String>) -> Value {
 const UNKNOWN_RETENTION: StoreSettings = StoreSettings { retention_days: 0 };
 
 /// The retention an unusable file still states: its `store` section when that reads (the
-/// default when it has none), else `None` (unknown). A typo elsewhere must not shorten how
-/// long the user's finished flows are kept.
+/// default when it is an object without one), else `None` (unknown). A typo elsewhere must not
+/// shorten how long the user's finished flows are kept.
 fn kept_retention(value: &Value) -> Option<StoreSettings> {
-    match value.get("store") {
+    match value.as_object()?.get("store") {
         None => Some(StoreSettings::default()),
         Some(store) => serde_json::from_value(store.clone()).ok(),
     }

@@ -418,6 +418,7 @@ fn spec6_an_override_that_does_not_fit_is_named_and_left_out_alone(
     "keeping every finished flow until store.retentionDays is set again"
 )]
 #[case::not_json("{\"store\":", 0, "keeping every finished flow")]
+#[case::not_an_object("[90]", 0, "keeping every finished flow")]
 #[case::default(r#"{"answer":{"extractionRetries":7}}"#, 90, "defaults are in use.")]
 fn spec6_a_backed_up_file_keeps_its_retention(#[case] text: &str, #[case] days: u64, #[case] said: &str) {
     let dir = tempfile::tempdir().unwrap();
