@@ -290,6 +290,21 @@ fn ask_with_a_terminal_on_stdin_says_it_waits_for_the_payload() {
     pty.wait_for("rc=2");
 }
 
+/// A payload typed or pasted at the terminal ends at one Ctrl+D after it, as the hint says: a
+/// terminal's end of input ends one read, not the terminal, so reading on would wait for a
+/// second one.
+#[test]
+fn a_payload_typed_at_the_terminal_ends_at_one_ctrl_d() {
+    let sb = Sandbox::new();
+    let cmd = format!("'{}' ask --no-ui; echo \"rc=$?\"; sleep 0.3", bin().display());
+    let mut pty = Pty::spawn(&sb, &cmd, 100, 20);
+    pty.wait_for("paste it, then press Ctrl+D");
+    pty.send(&format!("{}\n", common::PAYLOAD.replace('\n', " ")));
+    pty.send("\x04");
+    pty.wait_for("rc=3");
+    assert!(pty.screen().contains("Needs user input"), "{}", pty.screen());
+}
+
 /// The form's first frame does not wait for the store to open (issue 15.2), so a store that
 /// cannot be opened is found with the form already up: the run still ends in one line on
 /// stderr, with the error exit status, the terminal put back and no result on stdout. A large

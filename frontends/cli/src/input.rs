@@ -90,11 +90,14 @@ fn read_stream(mut source: impl Read, buf: &mut Vec<u8>) -> std::io::Result<()> 
     loop {
         let before = buf.len();
         // Into the buffer's own spare room: a large payload piped in is not copied twice.
-        if (&mut source).take(STREAM_CHUNK).read_to_end(buf)? == 0 {
-            return Ok(());
-        }
+        let read = (&mut source).take(STREAM_CHUNK).read_to_end(buf)?;
         if let Some(at) = memchr::memchr(0, &buf[before..]) {
             buf.truncate(before + at + 1);
+            return Ok(());
+        }
+        // Short of a chunk: the stream ended. A terminal's Ctrl+D ends one read, not the
+        // terminal, so reading on would wait for a second one.
+        if read < STREAM_CHUNK as usize {
             return Ok(());
         }
     }
@@ -210,5 +213,31 @@ mod tests {
         }
         .expect("read");
         assert_eq!(read, text, "up to and including the first NUL");
+    }
+
+    /// What a terminal gives: the text typed, an end (Ctrl+D: one read of nothing), then
+    /// whatever is typed later.
+    struct Terminal(Vec<&'static [u8]>);
+
+    impl std::io::Read for Terminal {
+        fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+            let Some(next) = self.0.first_mut() else { panic!("read past the end the person typed") };
+            let n = next.len().min(buf.len());
+            buf[..n].copy_from_slice(&next[..n]);
+            *next = &next[n..];
+            if next.is_empty() {
+                self.0.remove(0); // a chunk read whole, or the end (a read of nothing)
+            }
+            Ok(n)
+        }
+    }
+
+    /// Ctrl+D once ends a payload typed or pasted at a terminal, as `read_to_end` ends there.
+    #[test]
+    fn one_end_of_input_at_a_terminal_ends_the_stream() {
+        let mut read = Vec::new();
+        let typed = Terminal(vec![b"{\"questions\":", b"[]}\n", b"", b"typed later"]);
+        super::read_stream(typed, &mut read).expect("read");
+        assert_eq!(read, b"{\"questions\":[]}\n");
     }
 }
