@@ -94,6 +94,9 @@ pub(super) struct Walk<'a> {
     pub starts: bool,
     /// Stop once more rows than this are laid out (read after each piece, so `at` may set it).
     pub limit: Option<&'a std::cell::Cell<usize>>,
+    /// The range is simple text ([`super::simple_text`]), where every character is a grapheme:
+    /// finding grapheme boundaries, a fifth of laying such text out, is left out.
+    pub simple: bool,
 }
 
 /// What [`walk`] laid out.
@@ -159,6 +162,10 @@ pub(super) fn walk(
                 // finding grapheme boundaries is most of the cost of laying out.
                 for i in 0..word.len() {
                     l.put(&word[i..=i], base + i);
+                }
+            } else if walk.simple {
+                for (i, c) in word.char_indices() {
+                    l.put(&word[i..i + c.len_utf8()], base + i);
                 }
             } else {
                 for (i, g) in word.grapheme_indices(true) {

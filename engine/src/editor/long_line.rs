@@ -121,7 +121,7 @@ impl RowStarts {
                 }
                 at(offset, cell);
             },
-            Walk { starts: true, limit: Some(&limit) },
+            Walk { starts: true, limit: Some(&limit), simple: true },
         );
         let last = self.starts.last().map_or(0, |&(offset, _)| offset);
         let found = walked.starts.iter().filter(|&&(offset, _)| offset > last);
