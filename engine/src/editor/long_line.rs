@@ -11,7 +11,7 @@ use std::ops::Range;
 use super::layout::{Breaks, Walk, lay_out, lines_near, row_move, walk};
 use super::simple_text::{BYTES_PER_CELL, is_simple};
 
-/// Lines at least this long, of simple text ([`super::simple_text`]), are laid out from
+/// Lines at least this long, of simple text (`editor/simple_text.rs`), are laid out from
 /// remembered row starts. Shorter ones cost a key no more laid out whole (a 2 KB paragraph of
 /// French about what a pane's rows near the cursor cost); other text keeps the one path every
 /// stored log was folded by.
@@ -73,8 +73,8 @@ impl RowStarts {
     }
 
     /// Forgets every row start that a change of the text from byte `at` on can have moved: a
-    /// row start depends on the text before it and at most a row and [`READ_PAST`] characters
-    /// after, which in simple text is at most [`BYTES_PER_CELL`] bytes a cell or character.
+    /// row start depends on the text before it and at most a row and `READ_PAST` characters
+    /// after, which in simple text is at most `BYTES_PER_CELL` bytes a cell or character.
     pub fn changed_at(&mut self, at: usize) {
         if let Some((_, through)) = self.simple.as_mut() {
             *through = (*through).min(at);

@@ -12,7 +12,7 @@ use serde::{Deserialize, Serialize};
 use unicode_segmentation::{GraphemeCursor, UnicodeSegmentation};
 
 /// Longer than any path an `@` reference completes (Linux's `PATH_MAX` is 4 096 bytes).
-pub const MAX_WORD: usize = 4096;
+const MAX_WORD: usize = 4096;
 
 /// The character boundary of `text` at or before byte `at` (`str::floor_char_boundary`, which
 /// needs Rust 1.91).
@@ -101,7 +101,7 @@ impl TextBuffer {
     }
 
     /// The word before the cursor (back to the last whitespace), or nothing when it is longer
-    /// than [`MAX_WORD`] bytes. Asked after every edit (is an `@` path being typed?), so a key
+    /// than `MAX_WORD` bytes. Asked after every edit (is an `@` path being typed?), so a key
     /// typed after a long unbroken paste must not read back through all of it.
     pub fn word_before_cursor(&self) -> &str {
         let from = floor_boundary(&self.text, self.cursor.saturating_sub(MAX_WORD));

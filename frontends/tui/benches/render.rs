@@ -197,15 +197,15 @@ fn main() {
     run_editor("answer editor, one 1 MB line", &typical, &one_line(1_000_000));
     // The same in other scripts: accented Latin (two bytes a letter) and Chinese (three bytes,
     // two cells, no spaces), and a base64 blob, one word of a megabyte.
-    let french = "Le café déjà très élevé à côté du théâtre ".repeat(200_000 / 48 + 1);
-    run_editor("answer editor, one 200 KB line in French", &typical, &french);
-    let chinese = "这是一个很长的句子，没有换行也没有空格。".repeat(200_000 / 60 + 1);
-    run_editor("answer editor, one 200 KB line in Chinese", &typical, &chinese);
-    let blob = "QUJDREVGR0hJSktMTU5PUFFSU1RVVldYWVo+/0123456789abcdefghijklmnop".repeat(1_000_000 / 64 + 1);
+    let repeated = |sentence: &str, bytes: usize| sentence.repeat(bytes / sentence.len() + 1);
+    let (french, chinese) =
+        ("Le café déjà très élevé à côté du théâtre ", "这是一个很长的句子，没有换行也没有空格。");
+    run_editor("answer editor, one 200 KB line in French", &typical, &repeated(french, 200_000));
+    run_editor("answer editor, one 200 KB line in Chinese", &typical, &repeated(chinese, 200_000));
+    let blob = repeated("QUJDREVGR0hJSktMTU5PUFFSU1RVVldYWVo+/0123456789abcdefghijklmnop", 1_000_000);
     run_editor("answer editor, one 1 MB base64 blob", &typical, &blob);
     // A long paragraph, as pasted: under `LONG_LINE` a line is laid out whole on every frame.
-    let english = "The quick brown fox jumps over the lazy dog ".repeat(8_000 / 44 + 1);
+    let english = repeated("The quick brown fox jumps over the lazy dog ", 8_000);
     run_editor("answer editor, one 8 KB line in English", &typical, &english);
-    let french = "Le café déjà très élevé à côté du théâtre ".repeat(8_000 / 48 + 1);
-    run_editor("answer editor, one 8 KB line in French", &typical, &french);
+    run_editor("answer editor, one 8 KB line in French", &typical, &repeated(french, 8_000));
 }
