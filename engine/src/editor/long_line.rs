@@ -253,16 +253,22 @@ mod tests {
     /// Simple text with what changes where rows break: runs of spaces, words longer than a row,
     /// the punctuation word segmentation joins words across (`a:b`, `1.5`), newlines, accented
     /// and Cyrillic letters (two bytes, one cell), CJK (three bytes, two cells, a word each),
-    /// Katakana (joined into words), typographic punctuation and an ideographic space.
+    /// Katakana (joined into words), typographic punctuation, an ideographic space, and emoji
+    /// (four bytes, two cells; a few text-style ones one cell).
     fn simple_text() -> impl Strategy<Value = String> {
-        "([a-z]{1,4}|[a-z]{8,20}| |   |:|\\.|/|[0-9]{1,3}|'|\\n|\t|é|[à-ö]{2,9}|[а-я]{1,12}|[一-十]{1,6}|[ア-ン]{1,5}|—|“|…|\u{3000}){0,80}"
+        "([a-z]{1,4}|[a-z]{8,20}| |   |:|\\.|/|[0-9]{1,3}|'|\\n|\t|é|[à-ö]{2,9}|[а-я]{1,12}|[一-十]{1,6}|[ア-ン]{1,5}|—|“|…|\u{3000}|[😀-😏]{1,4}|🌡|🚀){0,80}"
     }
 
     /// A change: replace `len` bytes at a fraction of the text with `with`, then put the cursor
-    /// at another fraction. Now and then it puts in a combining accent, which no longer makes
-    /// simple text (the line is then laid out whole), or takes it out again.
+    /// at another fraction. Now and then it puts in a combining accent or a skin tone, which no
+    /// longer makes simple text (the line is then laid out whole), or takes it out again.
     fn change() -> impl Strategy<Value = (f64, usize, String, f64)> {
-        (0.0..=1.0f64, 0usize..6, "([a-z]{0,3}| |:|\\n|[a-z]{9,14}|ж|中文|e\u{301}){0,2}", 0.0..=1.0f64)
+        (
+            0.0..=1.0f64,
+            0usize..6,
+            "([a-z]{0,3}| |:|\\n|[a-z]{9,14}|ж|中文|e\u{301}|👍|\u{1F3FD}){0,2}",
+            0.0..=1.0f64,
+        )
     }
 
     /// The grapheme boundary at or before a fraction of the text: where a cursor can be.

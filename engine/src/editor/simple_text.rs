@@ -5,16 +5,16 @@
 //! Word and grapheme segmentation look past any number of combining marks, format characters
 //! and joiners (UAX #29, WB4 and GB9), and a zero-width character takes no cell, so a row can
 //! hold any number of bytes of either. Text without them — ASCII, and the characters of
-//! [`SIMPLE`]: most European and East Asian text as typed — breaks into rows of at most three
-//! bytes a cell, each character a grapheme of its own, with word boundaries decided by at
-//! most the next two characters.
+//! [`SIMPLE`]: most European and East Asian text as typed, and emoji standing alone — breaks
+//! into rows of at most four bytes a cell, each character a grapheme of its own, with word
+//! boundaries decided by at most the next two characters.
 
-/// The most bytes a character of simple text takes for each of its cells.
-pub const BYTES_PER_CELL: usize = 3;
+/// The most bytes a character of simple text takes (an emoji), and so the most a cell holds.
+pub const BYTES_PER_CELL: usize = 4;
 
-/// Non-ASCII characters, all in the Basic Multilingual Plane (three bytes at most) and one or
-/// two cells wide, none a mark, format character, joiner, prepended or conjoining character:
-/// each is a grapheme of its own, and word segmentation never skips it.
+/// Non-ASCII characters one or two cells wide, none a mark, format character, joiner, emoji
+/// modifier, regional indicator, prepended or conjoining character: each is a grapheme of its
+/// own, and word segmentation never skips it.
 const SIMPLE: &[(char, char)] = &[
     ('\u{A0}', '\u{AC}'), // Latin-1 punctuation and signs, before the soft hyphen (a format character)
     ('\u{AE}', '\u{2FF}'), // Latin-1 letters, Latin Extended-A and -B, IPA, spacing modifiers
@@ -46,6 +46,12 @@ const SIMPLE: &[(char, char)] = &[
     ('\u{FF61}', '\u{FF9D}'), // halfwidth Katakana, before its voiced sound marks (extending)
     ('\u{FFE0}', '\u{FFE6}'), // fullwidth signs
     ('\u{FFE8}', '\u{FFEE}'), // halfwidth forms
+    ('\u{1F300}', '\u{1F3FA}'), // emoji: pictographs, before the skin-tone modifiers (extending)
+    ('\u{1F400}', '\u{1F64F}'), // more pictographs, emoticons
+    ('\u{1F680}', '\u{1F6FF}'), // transport and map symbols
+    ('\u{1F7E0}', '\u{1F7EB}'), // coloured circles and squares
+    ('\u{1F90C}', '\u{1F9FF}'), // supplemental pictographs
+    ('\u{1FA70}', '\u{1FAFF}'), // pictographs extended
 ];
 
 /// Whether `c` is one of [`SIMPLE`]'s characters.
@@ -71,7 +77,7 @@ mod tests {
     }
 
     /// What the long-line layout relies on, checked for every character the list admits:
-    /// at most three bytes and one cell or more; a grapheme of its own beside letters, itself
+    /// at most four bytes and one cell or more; a grapheme of its own beside letters, itself
     /// and a wide character; and a word boundary after a Han character (a mark, format
     /// character or joiner would be joined to it, WB4).
     #[test]
@@ -98,7 +104,11 @@ mod tests {
     #[case::georgian("გამარჯობა", true)]
     #[case::hangul_filler("ㅤ", false)]
     #[case::a_combining_accent("cafe\u{301}", false)]
-    #[case::an_emoji_sequence("👍🏽", false)]
+    #[case::emoji_standing_alone("shipped 🚀 thanks 👍😀🎉", true)]
+    #[case::an_emoji_with_a_skin_tone("👍🏽", false)]
+    #[case::an_emoji_joined_to_another("👩\u{200D}💻", false)]
+    #[case::an_emoji_in_colour("❤\u{FE0F}", false)]
+    #[case::a_flag("🇫🇷", false)]
     #[case::a_zero_width_space("a\u{200B}b", false)]
     #[case::a_soft_hyphen("hy\u{AD}phen", false)]
     #[case::devanagari("नमस्ते", false)]

@@ -4,7 +4,8 @@
 //! Prints p50/p99 per key over the 2 000-key scripts of the shared workload (typical and
 //! stress forms) and over the typical script on a form whose previews are 20 000 lines long;
 //! then keys in an answer editor holding a pasted log of 50 to 100 000 lines.
-//! A flow that completes is reopened, so every key is measured.
+//! A flow that completes is reopened, so every key is measured. `RENDER_ONLY=text` times only
+//! the rows whose label holds that text.
 #![allow(clippy::unwrap_used, clippy::expect_used)] // a benchmark fails loudly
 
 use std::path::PathBuf;
@@ -21,7 +22,15 @@ fn workload(name: &str) -> String {
     std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("read {}: {e}", path.display()))
 }
 
+/// Whether the row `label` is timed in this run (`RENDER_ONLY`).
+fn wanted(label: &str) -> bool {
+    std::env::var("RENDER_ONLY").map_or(true, |only| label.contains(&only))
+}
+
 fn run(label: &str, form: &Value, keys: &str) {
+    if !wanted(label) {
+        return;
+    }
     let form = validate(form, FormSource::Tool).unwrap();
     let opened = Event::opened(form);
     let start_state = FlowState::replay([&opened]);
@@ -85,6 +94,9 @@ fn run(label: &str, form: &Value, keys: &str) {
 /// options, so key 5) is opened and the text pasted, then 2 000 keys that move and type — Up
 /// and Down between rows, a letter and its Backspace, Left and Right — each timed as in [`run`].
 fn run_editor(label: &str, form: &Value, paste: &str) {
+    if !wanted(label) {
+        return;
+    }
     let form = validate(form, FormSource::Tool).unwrap();
     let mut state = FlowState::replay([&Event::opened(form)]);
     let key = |id: &str| Event::key(ask_engine::KeyPress::parse(id).unwrap());
@@ -102,6 +114,9 @@ fn run_editor(label: &str, form: &Value, paste: &str) {
 /// `option 9` and taking it back letter by letter): every frame tests each row of the list
 /// against the query, so this is the one per-key cost that grows with the options.
 fn run_filter(label: &str, form: &Value) {
+    if !wanted(label) {
+        return;
+    }
     let form = validate(form, FormSource::Tool).unwrap();
     let mut state = FlowState::replay([&Event::opened(form)]);
     let key = |id: &str| Event::key(ask_engine::KeyPress::parse(id).unwrap());
@@ -208,4 +223,8 @@ fn main() {
     let english = repeated("The quick brown fox jumps over the lazy dog ", 8_000);
     run_editor("answer editor, one 8 KB line in English", &typical, &english);
     run_editor("answer editor, one 8 KB line in French", &typical, &repeated(french, 8_000));
+    // A chat message or commit log pasted on one line, emoji standing alone among the words.
+    let chat = "shipped the fix 🚀 thanks all 👍 see you at the demo 😀 ";
+    run_editor("answer editor, one 200 KB line with emoji", &typical, &repeated(chat, 200_000));
+    run_editor("answer editor, one 8 KB line with emoji", &typical, &repeated(chat, 8_000));
 }

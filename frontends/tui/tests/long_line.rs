@@ -27,6 +27,7 @@ fn key() -> impl Strategy<Value = &'static str> {
         "x",
         "é",
         "中",
+        "🚀",
         "space",
         "ctrl+w",
         "end",
@@ -46,9 +47,10 @@ proptest! {
     fn a_long_line_draws_as_it_would_afresh_after_any_keys(
         keys in prop::collection::vec(key(), 1..60),
         size in prop::sample::select(vec![(80u16, 24u16), (41, 8), (120, 40)]),
-        script in prop::sample::select(vec!["y", "é", "ж", "中"]),
+        script in prop::sample::select(vec!["y", "é", "ж", "中", "😀"]),
     ) {
-        // ASCII, or words with accented, Cyrillic or CJK letters: all laid out from remembered rows.
+        // ASCII, or words with accented, Cyrillic or CJK letters or emoji: all laid out from
+        // remembered rows.
         let line: String = (0..).map(|i| format!("w{i}:{}.x/{} ", i % 13, script.repeat(i % 17)))
             .take_while({ let mut len = 0; move |w: &String| { len += w.len(); len < LONG_LINE * 2 } })
             .collect();
