@@ -25,6 +25,8 @@ mod owed;
 mod payloads;
 mod prune;
 mod salvage;
+#[cfg(test)]
+mod test_flows;
 
 use std::path::{Path, PathBuf};
 use std::sync::{PoisonError, RwLock};

@@ -140,10 +140,8 @@ struct OpenedBy {
 mod tests {
     #![allow(clippy::unwrap_used)]
 
-    use ask_engine::Event;
-    use ask_schema::{FormSource, validate_text};
-
-    use crate::{FlowRecord, Store};
+    use crate::Store;
+    use crate::store::test_flows::one_question_flow;
 
     /// A flow chosen for deletion that a process claimed since (the claim came between the
     /// prune's look at the lease and its delete) stays whole; once let go it can be deleted.
@@ -151,9 +149,7 @@ mod tests {
     fn a_flow_claimed_after_it_was_chosen_is_not_deleted() {
         let dir = tempfile::tempdir().unwrap();
         let store = Store::open(&dir.path().join("s.redb")).unwrap();
-        let text = r#"{"questions":[{"id":"q","prompt":"P?","options":[{"value":"a","label":"A"}]}]}"#;
-        let opened = Event::opened(validate_text(text, FormSource::Tool).unwrap());
-        store.create_flow(&FlowRecord::new("f", "ask", "s", 1), &opened).unwrap();
+        one_question_flow(&store, "f", "s");
         store.claim("f").unwrap();
         assert_eq!(store.delete_flow("f", "s").unwrap(), None);
         assert_eq!(store.events("f").unwrap().len(), 1, "the held flow keeps its events");

@@ -86,9 +86,9 @@ mod tests {
     #![allow(clippy::unwrap_used)]
 
     use ask_engine::{Event, KeyPress};
-    use ask_schema::{FormSource, validate_text};
 
-    use crate::{FlowRecord, Store};
+    use crate::Store;
+    use crate::store::test_flows::one_question_flow;
 
     /// Salvage reads a store that needs repair (copied while a process had it open, as a crash
     /// leaves it) and exports its flow, and the file it read from keeps every byte: it is the
@@ -98,9 +98,7 @@ mod tests {
     fn salvage_reads_a_store_without_changing_a_byte_of_it() {
         let dir = tempfile::tempdir().unwrap();
         let store = Store::open(&dir.path().join("s.redb")).unwrap();
-        let text = r#"{"questions":[{"id":"q","prompt":"P?","options":[{"value":"a","label":"A"}]}]}"#;
-        let opened = Event::opened(validate_text(text, FormSource::Tool).unwrap());
-        store.create_flow(&FlowRecord::new("f", "ask", "s", 1), &opened).unwrap();
+        one_question_flow(&store, "f", "s");
         for _ in 0..50 {
             store.append("f", &Event::key(KeyPress::parse("down").unwrap())).unwrap();
         }
