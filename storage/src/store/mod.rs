@@ -35,6 +35,7 @@ use std::time::{Duration, Instant};
 
 use redb::{Database, ReadableDatabase, ReadableTable, TableDefinition, TransactionError, WriteTransaction};
 
+use crate::files::FileId;
 use contained::contain_panics;
 pub use contained::{panic_is_contained, panic_is_contained_at};
 pub use errors::StoreError;
@@ -85,7 +86,7 @@ pub struct Store {
     /// The file opened, when it can be opened again (a test backend cannot): a file at `path`
     /// that is not this one (moved aside and recreated by another process) is never opened
     /// in its place.
-    file: Option<crate::files::FileId>,
+    file: Option<FileId>,
 }
 
 impl Store {
@@ -98,7 +99,7 @@ impl Store {
     /// device — is refused ([`StoreError::Foreign`]) and left as it is.
     pub fn open(path: &Path) -> Result<Store, StoreError> {
         let db = open::open_file(path)?;
-        let store = Store::on(db, path.to_path_buf(), crate::files::FileId::of(path));
+        let store = Store::on(db, path.to_path_buf(), FileId::of(path));
         store.init_tables()?;
         Ok(store)
     }
@@ -123,7 +124,7 @@ impl Store {
         Ok(store)
     }
 
-    pub(crate) fn on(db: Database, path: PathBuf, file: Option<crate::files::FileId>) -> Store {
+    pub(crate) fn on(db: Database, path: PathBuf, file: Option<FileId>) -> Store {
         Store { db: RwLock::new(Some(db)), path, write_wait: WRITE_WAIT, file }
     }
 
@@ -137,7 +138,7 @@ impl Store {
         let db = match &mut *slot {
             Some(db) => db, // another thread opened it meanwhile
             empty => {
-                if crate::files::FileId::of(&self.path) != self.file {
+                if FileId::of(&self.path) != self.file {
                     return Err(StoreError::Moved { path: self.shown() });
                 }
                 empty.insert(open::open_file(&self.path)?)
