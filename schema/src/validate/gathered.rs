@@ -10,7 +10,7 @@ use std::collections::HashSet;
 use std::hash::{BuildHasher, BuildHasherDefault, Hasher};
 
 use super::direct::Options;
-use crate::input::OptionItem;
+use crate::input::{OptionItem, Text};
 use crate::option_list::OptionList;
 
 /// Hashes texts for the repeat checks. One per payload read, shared by its reading threads: two
@@ -89,6 +89,18 @@ impl Gathered {
     }
 }
 
+/// Copies `text` into the empty `to`, inline where it fits, else in one allocation of its size.
+fn fill(to: &mut Text, text: &str) {
+    if text.len() <= INLINE {
+        to.push_str(text);
+    } else {
+        *to = Text::from(text);
+    }
+}
+
+/// The most bytes a [`Text`] holds without an allocation.
+const INLINE: usize = std::mem::size_of::<Text>();
+
 /// A run of options as read, with what was gathered from it.
 #[derive(Default)]
 pub(super) struct Run {
@@ -96,10 +108,45 @@ pub(super) struct Run {
     gathered: Gathered,
 }
 
+/// An option's texts as they stand in the payload (trimmed, not blank), to be copied into a
+/// list's [`OptionItem`].
+pub(super) struct OptionTexts<'t> {
+    pub(super) value: &'t str,
+    pub(super) label: &'t str,
+    pub(super) description: Option<&'t str>,
+    pub(super) preview: Option<&'t str>,
+    pub(super) freeform: bool,
+}
+
 impl Run {
     pub(super) fn push(&mut self, option: OptionItem, hasher: &TextHasher) {
         self.gathered.add(&option, hasher);
         self.items.push(option);
+    }
+
+    /// Pushes the option `texts` names, copying each text into its place in the list: a short
+    /// text built elsewhere and then moved was read back before its bytes had settled (a
+    /// stalled load for each of an option's texts, about a sixth of reading a large list).
+    pub(super) fn push_texts(&mut self, texts: OptionTexts, hasher: &TextHasher) {
+        self.gathered.freeform += usize::from(texts.freeform);
+        self.gathered.without_preview += usize::from(texts.preview.is_none());
+        self.gathered.values.push(hasher.hash_one(texts.value));
+        self.items.push(OptionItem {
+            value: Text::default(),
+            label: Text::default(),
+            description: texts.description.map(|_| Text::default()),
+            preview: texts.preview.map(|_| Text::default()),
+            freeform: texts.freeform,
+        });
+        let Some(item) = self.items.last_mut() else { return };
+        fill(&mut item.value, texts.value);
+        fill(&mut item.label, texts.label);
+        if let (Some(to), Some(text)) = (&mut item.description, texts.description) {
+            fill(to, text);
+        }
+        if let (Some(to), Some(text)) = (&mut item.preview, texts.preview) {
+            fill(to, text);
+        }
     }
 
     /// See [`Gathered::settle`].

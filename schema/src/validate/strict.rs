@@ -2,12 +2,13 @@
 //! for speed, that reads a large options list on two threads.
 //!
 //! It reads JSON objects with only the fields this schema names, strings (escaped ones decoded
-//! by serde_json), `true`, `false` and `null`, and builds the same raw fields [`super::direct`]
-//! reads with serde, then checks them with the same functions. At anything else — an unknown or
-//! repeated field, a number, another tool's shape, text that is not JSON — it gives up, and
-//! serde's reader (which ignores unknown fields) and then the tree validator answer. So, like
-//! that reader, it only ever says yes; a property test in `schema/tests/direct_parse.rs` holds
-//! its yes to theirs.
+//! by serde_json), `true`, `false` and `null`, and builds the same raw form and questions
+//! [`super::direct`] reads with serde, then checks them with the same functions; an option it
+//! checks itself, on slices of the payload, and copies into the list only once it passes. At
+//! anything else — an unknown or repeated field, a number, another tool's shape, text that is
+//! not JSON — it gives up, and serde's reader (which ignores unknown fields) and then the tree
+//! validator answer. So, like that reader, it only ever says yes; a property test in
+//! `schema/tests/direct_parse.rs` holds its yes to theirs.
 //!
 //! Two threads: in a text of [`SPLIT_FROM`] bytes or more, a second thread starts reading
 //! options at a guess — the first `{` past the middle — until its list's `]`. Its work is used
@@ -20,8 +21,8 @@
 use std::borrow::Cow;
 use std::thread::{Scope, ScopedJoinHandle};
 
-use super::direct::{Object, Options, Present, RawForm, RawOption, RawQuestion, Trimmed, finish, option};
-use super::gathered::{Run, TextHasher};
+use super::direct::{Object, Options, Present, RawForm, RawQuestion, Trimmed, finish};
+use super::gathered::{OptionTexts, Run, TextHasher};
 use crate::input::{Form, FormSource, Text};
 
 /// How far a string is scanned byte by byte before a vector search takes over.
@@ -79,7 +80,7 @@ impl<'scope> Split<'scope> {
             let mut reader = Reader::new(text, at, hasher);
             let mut run = Run::default();
             loop {
-                run.push(option(reader.option()?)?, &reader.hasher);
+                reader.option(&mut run)?;
                 match reader.next_byte()? {
                     b',' => {}
                     b']' => {
@@ -170,7 +171,7 @@ impl<'a, 'scope> Reader<'a, 'scope> {
                 self.i = end;
                 return Some(run.followed_by(tail));
             }
-            run.push(option(self.option()?)?, &self.hasher);
+            self.option(&mut run)?;
             match self.next_byte()? {
                 b',' => {}
                 b']' => return Some(run.into_options()),
@@ -179,20 +180,36 @@ impl<'a, 'scope> Reader<'a, 'scope> {
         }
     }
 
-    fn option(&mut self) -> Option<RawOption> {
-        let mut o = RawOption { value: None, label: None, description: None, preview: None, freeform: None };
+    /// The next option, checked as [`super::direct::option`] checks one, pushed onto `run`. Its
+    /// texts are read as slices of the payload and copied once, into the option's place in the
+    /// list.
+    fn option(&mut self, run: &mut Run) -> Option<()> {
+        // value, label, description, preview
+        let mut texts: [Option<Cow<'a, str>>; 4] = Default::default();
+        let mut freeform = false;
         self.object(["value", "label", "description", "preview", "freeform"], |r, n| {
-            match n {
-                0 => o.value = r.text()?,
-                1 => o.label = r.text()?,
-                2 => o.description = r.text()?,
-                3 => o.preview = r.text()?,
+            match texts.get_mut(n) {
+                Some(text) => *text = r.text_slice()?,
                 // The marker must be a boolean: null is an issue, not an absent field.
-                _ => o.freeform = Some(r.boolean_or_null()??),
+                None => freeform = r.boolean_or_null()??,
             }
             Some(())
         })?;
-        Some(o)
+        let [value, label, description, preview] = texts;
+        let blank = |t: &Option<Cow<str>>| t.as_ref().is_some_and(|t| t.is_empty());
+        let (value, label) = (value.filter(|t| !t.is_empty())?, label.filter(|t| !t.is_empty())?);
+        if blank(&description) || blank(&preview) {
+            return None;
+        }
+        let texts = OptionTexts {
+            value: &value,
+            label: &label,
+            description: description.as_deref(),
+            preview: preview.as_deref(),
+            freeform,
+        };
+        run.push_texts(texts, &self.hasher);
+        Some(())
     }
 
     /// `{ "key": value, … }` with keys from `names` only, each value read by `field` with its
@@ -264,6 +281,18 @@ impl<'a, 'scope> Reader<'a, 'scope> {
             return self.literal(b"null").then_some(None);
         }
         Some(Some(Trimmed(Text::from(trim(&self.string()?)))))
+    }
+
+    /// A string, trimmed, as a slice of the payload where it holds no escape, or `null`
+    /// (`Some(None)`).
+    fn text_slice(&mut self) -> Option<Option<Cow<'a, str>>> {
+        if self.peek()? != b'"' {
+            return self.literal(b"null").then_some(None);
+        }
+        Some(Some(match self.string()? {
+            Cow::Borrowed(s) => Cow::Borrowed(trim(s)),
+            Cow::Owned(s) => Cow::Owned(trim(&s).to_owned()),
+        }))
     }
 
     /// `true`, `false`, or `null` (`Some(None)`).
