@@ -37,6 +37,21 @@ fn trim(text: &str) -> &str {
     if plain(bytes.first()) && plain(bytes.last()) { text } else { text.trim() }
 }
 
+/// Where in `word` (eight bytes of text, the first in the lowest byte) the first byte is that
+/// ends a JSON string's plain run: a quote, a backslash or a control character. Each test below
+/// marks a byte's high bit; a byte past a marked one may be marked wrongly (a borrow carries
+/// on), but never one before it, so the lowest mark is exact.
+fn stop_in(word: u64) -> Option<usize> {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    let zero = |x: u64| x.wrapping_sub(ONES) & !x & HIGH;
+    let quote = zero(word ^ (ONES * u64::from(b'"')));
+    let backslash = zero(word ^ (ONES * u64::from(b'\\')));
+    let control = word.wrapping_sub(ONES * 0x20) & !word & HIGH;
+    let any = quote | backslash | control;
+    (any != 0).then(|| any.trailing_zeros() as usize / 8)
+}
+
 /// Texts at least this long get the second thread (below it, a thread costs more than it saves).
 pub const SPLIT_FROM: usize = 512 * 1024;
 
@@ -313,21 +328,37 @@ impl<'a, 'scope> Reader<'a, 'scope> {
     fn string(&mut self) -> Option<Cow<'a, str>> {
         self.expect(b'"')?;
         let start = self.i;
-        // Most strings are short: a plain loop over their first bytes ends sooner than a vector
-        // search is set up. JSON strings hold no raw control characters.
-        let short = self.bytes.len().min(start + SHORT);
+        // Most strings are short: eight bytes at a time over their first bytes ends sooner than
+        // a vector search is set up. JSON strings hold no raw control characters.
         let mut end = start;
-        while end < short && !matches!(self.bytes[end], b'"' | b'\\' | 0..0x20) {
-            end += 1;
-        }
-        if end == short {
+        let stopped = loop {
+            if end >= start + SHORT {
+                break false;
+            }
+            let Some(word) = self.bytes.get(end..end + 8) else {
+                // The last few bytes of the text.
+                while self.bytes.get(end).is_some_and(|&b| !matches!(b, b'"' | b'\\' | 0..0x20)) {
+                    end += 1;
+                }
+                break true;
+            };
+            match stop_in(u64::from_le_bytes(word.try_into().ok()?)) {
+                Some(k) => {
+                    end += k;
+                    break true;
+                }
+                None => end += 8,
+            }
+        };
+        if !stopped {
+            let scanned = end;
             end += memchr::memchr2(b'"', b'\\', self.bytes.get(end..)?)?;
             // Checked without an early exit, so the loop vectorizes.
-            if self.bytes[short..end].iter().fold(false, |any, &b| any | (b < 0x20)) {
+            if self.bytes[scanned..end].iter().fold(false, |any, &b| any | (b < 0x20)) {
                 return None;
             }
         }
-        match self.bytes[end] {
+        match *self.bytes.get(end)? {
             b'"' => {
                 self.i = end + 1;
                 return Some(Cow::Borrowed(self.text.get(start..end)?));
@@ -379,3 +410,6 @@ impl<'a, 'scope> Reader<'a, 'scope> {
         (self.next_byte()? == b).then_some(())
     }
 }
+
+#[cfg(test)]
+mod tests;
