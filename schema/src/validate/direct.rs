@@ -34,7 +34,7 @@ pub fn form(text: &str, source: FormSource) -> Option<Form> {
 /// The form of a payload's fields as read (here, or by [`super::strict`]), or `None` at the
 /// first thing that is not exactly valid.
 pub(super) fn finish(raw: RawForm, source: FormSource) -> Option<Form> {
-    let title = optional(raw.title)?.map(Into::into);
+    let title = optional(raw.title)?.map(|t| t.0.into());
     let questions = raw.questions.filter(|q| !q.is_empty())?;
     let questions: Vec<Question> = questions
         .into_iter()
@@ -61,29 +61,29 @@ fn question(q: RawQuestion, n: usize, source: FormSource) -> Option<Question> {
         return None;
     }
     Some(Question {
-        id: required(q.id)?.into(),
+        id: required(q.id)?.0.into(),
         label: match optional(q.label)? {
-            Some(label) => label.into(),
+            Some(label) => label.0.into(),
             None => format!("Q{n}"),
         },
-        prompt: required(q.prompt)?.into(),
+        prompt: required(q.prompt)?.0.into(),
         kind,
         required: q.required.unwrap_or(false),
         options,
     })
 }
 
-/// A required text: present (not null) and not blank.
-fn required(text: Option<Trimmed>) -> Option<Text> {
-    text.map(|t| t.0).filter(|t| !t.is_empty())
+/// A required text (trimmed): present (not null) and not blank. Both fast readers check their
+/// texts with this and [`optional`].
+pub(super) fn required<T: AsRef<str>>(text: Option<T>) -> Option<T> {
+    text.filter(|t| !t.as_ref().is_empty())
 }
 
-/// An optional text: `Some(None)` when absent or null, `None` (give up) when blank.
-fn optional(text: Option<Trimmed>) -> Option<Option<Text>> {
+/// An optional text (trimmed): `Some(None)` when absent or null, `None` (give up) when blank.
+pub(super) fn optional<T: AsRef<str>>(text: Option<T>) -> Option<Option<T>> {
     match text {
-        None => Some(None),
-        Some(Trimmed(t)) if t.is_empty() => None,
-        Some(Trimmed(t)) => Some(Some(t)),
+        Some(t) if t.as_ref().is_empty() => None,
+        text => Some(text),
     }
 }
 
@@ -152,11 +152,11 @@ impl<'de> Deserialize<'de> for Options {
 }
 
 pub(super) fn option(o: RawOption) -> Option<OptionItem> {
-    let preview = optional(o.preview)?;
+    let preview = optional(o.preview)?.map(|t| t.0);
     Some(OptionItem {
-        value: required(o.value)?,
-        label: required(o.label)?,
-        description: optional(o.description)?,
+        value: required(o.value)?.0,
+        label: required(o.label)?.0,
+        description: optional(o.description)?.map(|t| t.0),
         preview,
         freeform: o.freeform == Some(true),
     })
@@ -169,6 +169,12 @@ fn some_bool<'de, D: Deserializer<'de>>(d: D) -> Result<Option<bool>, D::Error> 
 /// A JSON string, trimmed and owned: inline up to 24 bytes, else the one allocation the form
 /// keeps.
 pub(super) struct Trimmed(pub(super) Text);
+
+impl AsRef<str> for Trimmed {
+    fn as_ref(&self) -> &str {
+        &self.0
+    }
+}
 
 impl<'de> Deserialize<'de> for Trimmed {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
