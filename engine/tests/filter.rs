@@ -102,6 +102,13 @@ fn spec12_7_digits_and_letters_go_to_the_query_while_typing() {
 }
 
 #[test]
+fn spec12_7_the_query_line_shows_the_letters_as_typed() {
+    let (state, _) = common::run_with(&fruits(), "/\ntype \"AP\"", Settings::default());
+    assert_eq!(state.filter().unwrap().query, "AP", "shift+a is an `A`, as an editor takes it");
+    assert_eq!(shown("/\ntype \"AP\""), [">Apple", "Apricot", "Grape", "Type your own"]);
+}
+
+#[test]
 fn spec12_7_the_filter_key_is_configurable() {
     let settings = common::with(|s| s.keymaps.filter = ask_engine::KeyPress::parse("ctrl+f").unwrap());
     let (state, _) = common::run_with(&fruits(), "ctrl+f\ntype \"kiw\"", settings);
@@ -154,4 +161,107 @@ fn spec12_7_the_filter_reads_descriptions_too(#[case] query: &str, #[case] rows:
         {"value": "sqlite", "label": "SQLite", "description": "A file"},
         {"value": "redis", "label": "Redis", "description": "Key-value cache"}]}]});
     assert_eq!(shown_in(&raw, &format!("/\ntype \"{query}\"")), rows);
+}
+
+/// One edit of the filter in [`the_rows_shown_are_every_row_holding_each_word`].
+#[derive(Debug, Clone)]
+enum Edit {
+    Type(char),
+    Backspace,
+    Paste(String),
+    Down,
+    Up,
+}
+
+fn edit() -> impl proptest::strategy::Strategy<Value = Edit> {
+    use proptest::prelude::*;
+    prop_oneof![
+        // Letters whose lowering crosses between ASCII and the rest (the Kelvin sign, `ẞ`) or
+        // depends on what follows (a capital sigma lowers to `ς` at a word's end and to `σ`
+        // within one), so a longer query need not hide more rows by mere extension.
+        4 => "[abkKÉéKßẞΣσς ]".prop_map(|s| Edit::Type(s.chars().next().unwrap_or(' '))),
+        2 => Just(Edit::Backspace),
+        1 => "[abkKÉΣσς \n]{0,3}".prop_map(Edit::Paste),
+        1 => Just(Edit::Down),
+        1 => Just(Edit::Up),
+    ]
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(256))]
+
+    /// Issue 12.7 and 15.3: however the query was reached (typed on, taken back, pasted), the
+    /// rows shown are exactly those whose label or description holds each of its words, case
+    /// ignored (lowered here by `str::to_lowercase` on both sides), and Up and Down move to the
+    /// next row shown. The filter keeps the rows of earlier queries so that a key need not test
+    /// the whole list; this holds it to the plain definition.
+    #[test]
+    fn the_rows_shown_are_every_row_holding_each_word(
+        options in proptest::collection::vec(("[abkKÉéKßẞΣσς ]{1,6}", proptest::option::of("[abkKÉéKßẞΣσς ]{1,4}")), 1..12),
+        edits in proptest::collection::vec(edit(), 1..40),
+    ) {
+        use ask_engine::{Event, KeyCode, KeyPress};
+        let items: Vec<Value> = options
+            .iter()
+            .enumerate()
+            .map(|(i, (label, description))| match description {
+                Some(d) if !d.trim().is_empty() => json!({"value": format!("v{i}"), "label": format!("{i}{label}"), "description": d}),
+                _ => json!({"value": format!("v{i}"), "label": format!("{i}{label}")}),
+            })
+            .collect();
+        let raw = json!({"questions": [{"id": "q", "prompt": "Which?", "options": items}]});
+        let (mut state, _) = common::run_with(&raw, "/", Settings::default());
+        let form = common::form_of(&raw);
+        let options = &form.questions[0].options;
+        for edit in edits {
+            let query = state.filter().map(|f| f.query.clone()).unwrap_or_default();
+            let words: Vec<String> = query.split_whitespace().map(str::to_lowercase).collect();
+            let shows = |o: &ask_schema::OptionItem| {
+                let description = o.description.as_deref().unwrap_or_default().to_lowercase();
+                words.iter().all(|w| o.label.to_lowercase().contains(w) || description.contains(w))
+            };
+            let expected: Vec<usize> =
+                (0..options.len()).filter(|&i| shows(&options[i])).chain([options.len()]).collect();
+            let view = state.view();
+            let Body::Question(q) = &view.body else { panic!("on the question") };
+            let rows: Vec<usize> = q.rows.iter().map(|r| r.number - 1).collect();
+            proptest::prop_assert_eq!(&rows, &expected, "query {:?}", query);
+            let cursor = rows[q.cursor];
+            let event = match &edit {
+                Edit::Type(c) => Event::key(KeyPress::plain(KeyCode::Char(*c))),
+                Edit::Backspace => Event::key(KeyPress::plain(KeyCode::Backspace)),
+                Edit::Paste(text) => Event::TextPasted { text: text.clone() },
+                Edit::Down => Event::key(KeyPress::plain(KeyCode::Down)),
+                Edit::Up => Event::key(KeyPress::plain(KeyCode::Up)),
+            };
+            state.apply(&event);
+            let at = expected.iter().position(|&r| r == cursor).unwrap_or_default();
+            let moved_to = match edit {
+                Edit::Down => Some(expected[(at + 1).min(expected.len() - 1)]),
+                Edit::Up => Some(expected[at.saturating_sub(1)]),
+                _ => None,
+            };
+            if let Some(row) = moved_to {
+                let view = state.view();
+                let Body::Question(q) = &view.body else { panic!("on the question") };
+                proptest::prop_assert_eq!(q.rows[q.cursor].number - 1, row, "{:?} from row {}", edit, cursor);
+            }
+        }
+    }
+}
+
+/// A longer query can show a row a shorter one hid: a capital sigma lowers to `ς` at a word's
+/// end and to `σ` within one, so `aΣ` looks for `aς` and `aΣb` for `aσb`. The rows kept for the
+/// shorter query are not where the longer one looks.
+#[rstest]
+#[case::the_shorter_query("aΣ", &[">Aς", "Type your own"])]
+#[case::the_longer_one_finds_what_the_shorter_hid("aΣ\"\ntype \"b", &[">Aσb", "Type your own"])]
+#[case::and_back_again("aΣ\"\ntype \"b\"\nbackspace\ntype \"", &[">Aς", "Type your own"])]
+fn spec12_7_a_longer_query_is_tested_afresh_where_lowering_changes(
+    #[case] typed: &str,
+    #[case] rows: &[&str],
+) {
+    let raw = json!({"questions": [{"id": "q", "prompt": "Which?", "options": [
+        {"value": "a", "label": "Aσb"}, {"value": "b", "label": "Aς"}]}]});
+    assert_eq!(shown_in(&raw, &format!("/\ntype \"{typed}\"")), rows);
 }

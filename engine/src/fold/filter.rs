@@ -3,10 +3,14 @@
 //! custom row is always shown. Nothing is deselected and the result's indices stay the
 //! declared positions: the filter only decides what is drawn and where the cursor may go.
 
+use std::sync::Arc;
+
+use ask_schema::Question;
+
 use super::PAGE;
 use super::navigation::{Nav, nav_of};
-use crate::key::{KeyCode, KeyPress, Modifiers};
-use crate::state::{Filter, FlowState};
+use crate::key::{KeyCode, KeyPress};
+use crate::state::{Filter, FlowState, Narrowed, Shown};
 
 impl FlowState {
     /// Keys for the filter; returns whether the key was used.
@@ -15,7 +19,7 @@ impl FlowState {
         let Some(filter) = self.filter.as_mut() else {
             let freeform = self.current().is_none_or(|(q, _)| q.is_freeform());
             if key == km.filter && !freeform {
-                self.filter = Some(Filter { query: String::new(), editing: true });
+                self.filter = Some(Filter { editing: true, ..Filter::default() });
                 return true;
             }
             return false;
@@ -41,55 +45,47 @@ impl FlowState {
             }
             None if key == KeyPress::plain(KeyCode::Backspace) => {
                 filter.query.pop();
-                self.keep_cursor_shown();
+                self.query_changed();
             }
-            None => match key.code {
-                KeyCode::Char(c) if key.mods.without(Modifiers::SHIFT).is_empty() => {
+            // What the key types, as an editor would take it: `shift+a` is `A` in the query line.
+            None => {
+                if let Some(c) = key.typed_char() {
                     filter.query.push(c);
-                    self.keep_cursor_shown();
+                    self.query_changed();
                 }
-                _ => {}
-            },
+            }
         }
         true
     }
 
-    /// Which rows of the active question the filter shows: a test of a row index, the query
-    /// lowered and split once for all the rows it is asked about. A row is shown when its label
-    /// or description holds every word of the query, in any order (`14 sql` finds
-    /// "PostgreSQL 14"), case ignored.
-    pub(crate) fn row_shown(&self) -> impl Fn(usize) -> bool + '_ {
-        let words: Vec<String> = self
-            .filter
-            .as_ref()
-            .map(|f| f.query.split_whitespace().map(str::to_lowercase).collect())
-            .unwrap_or_default();
-        let question = self.current().map(|(q, _)| q);
-        move |i| {
-            let Some(q) = question.filter(|_| !words.is_empty()) else { return true };
-            let Some(option) = q.options.get(i).filter(|_| i < q.declared_rows()) else { return true };
-            let description = option.description.as_deref();
-            words.iter().all(|w| holds(&option.label, w) || description.is_some_and(|d| holds(d, w)))
+    /// The rows the active question shows, the custom row last.
+    pub(crate) fn shown(&self) -> Shown<'_> {
+        let custom = self.custom_row();
+        match self.filter.as_ref().and_then(|f| f.trail.last()).and_then(|n| n.rows.as_deref()) {
+            Some(rows) => Shown::Some { rows, custom },
+            None => Shown::All { custom },
         }
     }
 
     /// The row `delta` shown rows away from the cursor (clamped to the first and last shown).
     pub(super) fn step(&self, delta: isize) -> usize {
-        let last = self.custom_row();
-        let shown = self.row_shown();
-        let mut row = self.cursor.min(last);
-        let mut left = delta.unsigned_abs();
-        while left > 0 {
-            let next = if delta < 0 {
-                (0..row).rev().find(|&i| shown(i))
-            } else {
-                (row + 1..=last).find(|&i| shown(i))
-            };
-            let Some(next) = next else { break };
-            row = next;
-            left -= 1;
-        }
-        row
+        let shown = self.shown();
+        let row = self.cursor.min(self.custom_row());
+        let k = if delta < 0 {
+            let before = shown.before(row);
+            if before == 0 {
+                return row;
+            }
+            before - delta.unsigned_abs().min(before)
+        } else {
+            // The rows after the cursor start past it (and past itself when it is shown).
+            let after = shown.before(row) + usize::from(shown.holds(row));
+            if after >= shown.len() || delta == 0 {
+                return row;
+            }
+            (after + delta.unsigned_abs() - 1).min(shown.len() - 1)
+        };
+        shown.row(k)
     }
 
     /// The row a page up or down from the cursor, among the rows shown.
@@ -100,8 +96,7 @@ impl FlowState {
 
     /// The first row shown (the custom row when nothing matches).
     pub(super) fn first_shown(&self) -> usize {
-        let shown = self.row_shown();
-        (0..self.custom_row()).find(|&i| shown(i)).unwrap_or(self.custom_row())
+        self.shown().row(0)
     }
 
     /// Moves the cursor without opening the answer editor: keys are going to the query.
@@ -112,25 +107,96 @@ impl FlowState {
         }
     }
 
-    /// After the query changed: a cursor on a row now hidden goes to the first row shown.
-    pub(super) fn keep_cursor_shown(&mut self) {
-        if !self.row_shown()(self.cursor) {
+    /// After the query changed: the rows it shows are found, and a cursor on a row now hidden
+    /// goes to the first row shown.
+    pub(super) fn query_changed(&mut self) {
+        let form = Arc::clone(&self.form);
+        if let (Some(question), Some(filter)) = (form.questions.get(self.tab), self.filter.as_mut()) {
+            narrow(&mut filter.trail, &filter.query, question);
+        }
+        if !self.shown().holds(self.cursor) {
             self.cursor_to(self.first_shown());
         }
     }
 }
 
-/// Whether `text` holds `word` (already lowered by `str::to_lowercase`), case ignored. The view
-/// tests every row of the question on each frame a filter shows, so ASCII text is compared in
-/// place instead of lowering a copy of it per row: a million rows took about 30 ms a frame in
-/// allocations alone. Other text is lowered as the query was.
+/// At most this many queries are kept on the trail (the oldest go first): taking back further
+/// than that tests the list again.
+const TRAIL: usize = 64;
+
+/// Brings `trail` to `query`: back to a query typed on the way (its rows kept), or on from the
+/// last query the new one narrows, testing only the rows that one showed. A query narrows
+/// another when each of the other's words lies within one of its own: a row holding the longer
+/// word holds the shorter. Those rows are tested only for the words the other did not already
+/// hold them to.
+fn narrow(trail: &mut Vec<Narrowed>, query: &str, question: &Question) {
+    let within = |w: &String, words: &[String]| words.iter().any(|v| v.contains(w.as_str()));
+    let words: Vec<String> = query.split_whitespace().map(str::to_lowercase).collect();
+    if words.is_empty() {
+        return trail.clear();
+    }
+    if let Some(at) = trail.iter().rposition(|n| n.query == query) {
+        return trail.truncate(at + 1);
+    }
+    while trail.last().is_some_and(|n| !n.words.iter().all(|w| within(w, &words))) {
+        trail.pop();
+    }
+    let (base, held) = match trail.last() {
+        Some(last) => (last.rows.clone(), last.words.as_slice()),
+        None => (None, &[][..]),
+    };
+    let new: Vec<String> = words.iter().filter(|w| !within(w, held)).cloned().collect();
+    let rows = if new.is_empty() { base } else { hide(base, question, &new) };
+    if trail.len() == TRAIL {
+        trail.remove(0);
+    }
+    trail.push(Narrowed { query: query.to_owned(), words, rows });
+}
+
+/// Of `base` (every declared row when `None`), the rows holding each of `words`; `base` itself
+/// when they all do, so a word that hides nothing costs a pass and no list.
+fn hide(base: Option<Arc<Vec<u32>>>, question: &Question, words: &[String]) -> Option<Arc<Vec<u32>>> {
+    let all = || 0..question.declared_rows() as u32;
+    let test = |&i: &u32| row_holds(question, i as usize, words);
+    let first_hidden = match &base {
+        Some(rows) => rows.iter().position(|i| !test(i)),
+        None => all().position(|i| !test(&i)),
+    };
+    let Some(cut) = first_hidden else { return base };
+    let rows: Vec<u32> = match &base {
+        Some(rows) => {
+            rows[..cut].iter().copied().chain(rows[cut + 1..].iter().copied().filter(test)).collect()
+        }
+        None => all().take(cut).chain(all().skip(cut + 1).filter(test)).collect(),
+    };
+    Some(Arc::new(rows))
+}
+
+/// Whether declared row `i` holds every word (lowered): in its label or its description, in
+/// any order (`14 sql` finds "PostgreSQL 14"), case ignored.
+fn row_holds(question: &Question, i: usize, words: &[String]) -> bool {
+    let Some(option) = question.options.get(i) else { return false };
+    let description = option.description.as_deref();
+    words.iter().all(|w| holds(&option.label, w) || description.is_some_and(|d| holds(d, w)))
+}
+
+/// Whether `text` holds `word` (already lowered by `str::to_lowercase`), case ignored. A letter
+/// typed into the query may test every row of the question, so ASCII text is compared in place
+/// instead of lowering a copy of it per row (a million rows took about 30 ms in allocations
+/// alone). Other text is lowered as the query was.
 pub(crate) fn holds(text: &str, word: &str) -> bool {
     if !text.is_ascii() {
         return text.to_lowercase().contains(word);
     }
     // Lowered ASCII holds only ASCII, so a word lowered to anything else is not in it.
     let (text, word) = (text.as_bytes(), word.as_bytes());
-    word.is_ascii() && (word.is_empty() || text.windows(word.len()).any(|w| w.eq_ignore_ascii_case(word)))
+    let Some((&first, rest)) = word.split_first() else { return true };
+    let Some(last_start) = text.len().checked_sub(word.len()).filter(|_| word.is_ascii()) else {
+        return false;
+    };
+    // Candidates found by the first letter in either case, a vector search.
+    memchr::memchr2_iter(first, first.to_ascii_uppercase(), &text[..=last_start])
+        .any(|at| text[at + 1..at + word.len()].eq_ignore_ascii_case(rest))
 }
 
 #[cfg(test)]

@@ -175,7 +175,7 @@ impl FlowState {
         if let Some(filter) = self.filter.as_mut().filter(|f| f.editing) {
             // Pasted while the query is typed: more query, on its one line.
             filter.query.extend(text.chars().map(|c| if c.is_control() { ' ' } else { c }));
-            return self.keep_cursor_shown();
+            return self.query_changed();
         }
         if self.editor.is_none() {
             let Some((q, _)) = self.current() else { return };

@@ -309,17 +309,11 @@ impl FlowState {
         let (q, qs) = self.current()?;
         let declared = q.declared_rows();
         // The rows shown (a filter hides some), as declared indices; the custom row is `declared`.
-        let filtered = self.filter.as_ref().is_some_and(|f| !f.query.is_empty());
-        let test = self.row_shown();
-        let shown: Option<Vec<usize>> =
-            filtered.then(|| (0..declared).filter(|&i| test(i)).chain([declared]).collect());
-        let total = shown.as_ref().map_or(declared + 1, Vec::len);
-        let at = |k: usize| shown.as_ref().map_or(k, |s| s[k]);
+        let shown = self.shown();
+        let total = shown.len();
+        let at = |k: usize| shown.row(k);
         // The cursor's place among the rows shown.
-        let cursor = match &shown {
-            Some(s) => s.iter().position(|&i| i == self.cursor).unwrap_or(total - 1),
-            None => self.cursor.min(declared),
-        };
+        let cursor = if shown.holds(self.cursor) { shown.before(self.cursor) } else { total - 1 };
         // Only a window of rows around the cursor: a screen never shows more than its height
         // above or below it, and a form may have a million options (issue 15.3).
         let reach = usize::from(self.size.height).max(24) + 1;

@@ -1,5 +1,6 @@
 //! The folded state of one flow. Every field is derived from the log by [`FlowState::apply`].
 
+mod filter;
 mod question;
 
 use std::sync::Arc;
@@ -10,6 +11,8 @@ use crate::editor::TextBuffer;
 use crate::event::{Size, SummaryEdge};
 use crate::settings::Settings;
 
+pub use filter::Filter;
+pub(crate) use filter::{Narrowed, Shown};
 pub use question::{Change, Changes, QuestionState};
 
 /// One answer-changing key: the question it changed and what changed (issue 13.3).
@@ -109,17 +112,6 @@ pub struct Completion {
     pub items: Vec<String>,
     /// The highlighted item.
     pub selected: usize,
-}
-
-/// Rows of the active question narrowed by typed text (issue 12.7). The result's indices stay
-/// the declared positions: the filter only hides rows.
-#[derive(Debug, Clone, PartialEq, Eq, Default)]
-pub struct Filter {
-    /// The typed text; a row matches when its label or description holds each of its words,
-    /// case ignored.
-    pub query: String,
-    /// Keys go to the query (true) or to the filtered rows (false).
-    pub editing: bool,
 }
 
 /// How far the review summary is scrolled, counted from the end it was last sent toward. Only
