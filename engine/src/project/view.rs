@@ -117,6 +117,9 @@ pub struct FilterView {
     pub query: String,
     /// Keys go to the query (the terminal cursor belongs at its end).
     pub editing: bool,
+    /// The query's words, lowered: a frontend marks where they lie in the rows it draws
+    /// ([`marks`]).
+    pub words: Vec<String>,
     /// Options matching the query.
     pub matches: usize,
     /// Options on the question.
@@ -346,6 +349,7 @@ impl FlowState {
         let filter = self.filter.as_ref().map(|f| FilterView {
             query: f.query.clone(),
             editing: f.editing,
+            words: f.trail.last().map(|n| n.words.clone()).unwrap_or_default(),
             matches: total - 1,
             options: declared,
         });
@@ -410,3 +414,6 @@ impl FlowState {
 }
 
 mod hints;
+mod marks;
+
+pub use marks::marks;

@@ -51,3 +51,8 @@ pub fn error() -> Style {
 pub fn active_tab() -> Style {
     Style::new().add_modifier(Modifier::REVERSED | Modifier::BOLD)
 }
+/// Text a filter's words matched, in the style of the text around it: bold and underlined, so
+/// it shows with or without colour.
+pub fn matched(base: Style) -> Style {
+    base.add_modifier(Modifier::BOLD | Modifier::UNDERLINED)
+}

@@ -19,7 +19,12 @@ fn style_name(s: Style) -> String {
     if let Some(fg) = s.fg.filter(|c| *c != Color::Reset) {
         parts.push(format!("{fg:?}").to_lowercase());
     }
-    for (m, name) in [(Modifier::BOLD, "bold"), (Modifier::REVERSED, "rev"), (Modifier::DIM, "dim")] {
+    for (m, name) in [
+        (Modifier::BOLD, "bold"),
+        (Modifier::REVERSED, "rev"),
+        (Modifier::DIM, "dim"),
+        (Modifier::UNDERLINED, "under"),
+    ] {
         if s.add_modifier.contains(m) {
             parts.push(name.to_owned());
         }
@@ -99,6 +104,28 @@ fn the_dirty_dismiss_warning_and_the_review_cursor_are_styled() {
         "the armed action is highlighted: {review}"
     );
     insta::assert_snapshot!("styled_review_armed", review);
+}
+
+/// Issue 12.7: the rows a filter shows mark where its words lie, in the label's and the
+/// description's own style, so a person sees why each row is shown; a word broken across two
+/// lines is not marked.
+#[test]
+fn a_filter_marks_its_words_in_the_rows_it_shows() {
+    let raw = json!({"questions": [{"id": "db", "prompt": "Which store?", "options": [
+        {"value": "pg", "label": "Postgres", "description": "Relational, speaks SQL"},
+        {"value": "lite", "label": "SQLite", "description": "A file, no server"},
+        {"value": "redis", "label": "Redis", "description": "Key-value cache"}]}]});
+    let f = styled(view_of(&raw, "/\ntype \"sql post\"", 60, 14), 60, 14);
+    assert!(f.contains("1. ⟩⟨cyan+bold+under|Post⟩⟨cyan+bold|gres⟩"), "the cursor row's label: {f}");
+    assert!(f.contains("⟨darkgray|Relational, speaks ⟩⟨darkgray+bold+under|SQL⟩"), "the description: {f}");
+    assert!(!f.contains("SQLite"), "a row holding one word of two is hidden: {f}");
+    let f = styled(view_of(&raw, "/\ntype \"e\"\nenter\ndown", 60, 14), 60, 14);
+    assert!(f.contains("1. ⟩Postgr⟨bold+under|e⟩s"), "a row off the cursor, every place: {f}");
+    assert!(
+        f.contains("⟨darkgray|A fil⟩⟨darkgray+bold+under|e⟩⟨darkgray|, no s⟩⟨darkgray+bold+under|e⟩"),
+        "{f}"
+    );
+    insta::assert_snapshot!("styled_filter_marks", f);
 }
 
 /// The countdown (issue 13.1) is a warning on the title's row, right-aligned; the tab strip under

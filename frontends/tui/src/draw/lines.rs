@@ -62,10 +62,17 @@ impl Lines {
 
     /// Payload text, sanitized and wrapped to `max - indent` cells, each line indented.
     pub fn wrapped(&mut self, text: &str, indent: usize, max: usize, style: Style) {
+        self.wrapped_marked(text, indent, max, style, &[]);
+    }
+
+    /// Like [`Lines::wrapped`], with a filter's `words` marked where they lie.
+    pub fn wrapped_marked(&mut self, text: &str, indent: usize, max: usize, style: Style, words: &[String]) {
         let pad = " ".repeat(indent);
         let width = max.saturating_sub(indent);
         for l in wrap(&sanitize(shown(text, width, MAX_LINES), true), width).iter() {
-            self.push(vec![Span::raw(pad.clone()), Span::styled(l.clone(), style)]);
+            let mut line = vec![Span::raw(pad.clone())];
+            line.extend(marked(l, style, words));
+            self.push(line);
         }
     }
 
@@ -258,6 +265,25 @@ fn common_prefix(a: &str, b: &str) -> usize {
 
 fn is_boundary(s: &[u8], at: usize) -> bool {
     at >= s.len() || (s[at] as i8) >= -0x40
+}
+
+/// `part` as spans in `style`, with the places holding one of a filter's `words` (lowered)
+/// marked (issue 12.7): the rows a filter shows say why they are shown.
+pub fn marked(part: &str, style: Style, words: &[String]) -> Vec<Span<'static>> {
+    let marks = if words.is_empty() { Vec::new() } else { ask_engine::project::view::marks(part, words) };
+    let mut spans = Vec::with_capacity(2 * marks.len() + 1);
+    let mut at = 0;
+    for r in marks {
+        if r.start > at {
+            spans.push(Span::styled(part[at..r.start].to_owned(), style));
+        }
+        spans.push(Span::styled(part[r.clone()].to_owned(), crate::style::matched(style)));
+        at = r.end;
+    }
+    if at < part.len() || spans.is_empty() {
+        spans.push(Span::styled(part[at..].to_owned(), style));
+    }
+    spans
 }
 
 #[cfg(test)]

@@ -10,7 +10,7 @@ use tuirealm::ratatui::text::{Line, Span};
 
 use crate::layout::QuestionAreas;
 
-use super::lines::Lines;
+use super::lines::{Lines, marked};
 use crate::style;
 use crate::text::{MAX_LINES, sanitize, shown, wrap};
 
@@ -301,20 +301,22 @@ fn option_row(
     let width = max.saturating_sub(indent);
     // A label taller than the list shows its first screenful.
     let label = wrap(&sanitize(shown(&row.label, width, height.max(1)), false), width);
-    let label = label.iter().take(height.max(1)).cloned();
-    for (n, part) in label.enumerate() {
+    let words = q.filter.as_ref().map_or(&[][..], |f| f.words.as_slice());
+    for (n, part) in label.iter().take(height.max(1)).enumerate() {
         if n == 0 {
-            head.push(Span::styled(part, label_style));
+            head.extend(marked(part, label_style, words));
             if row.selected && q.kind != QuestionType::Multi {
                 head.push(Span::styled(" ✓", style::selected()));
             }
             out.push(std::mem::take(&mut head));
         } else {
-            out.push(vec![Span::raw(" ".repeat(indent)), Span::styled(part, label_style)]);
+            let mut line = vec![Span::raw(" ".repeat(indent))];
+            line.extend(marked(part, label_style, words));
+            out.push(line);
         }
     }
     if let Some(d) = row.description.as_ref().filter(|_| descriptions) {
-        out.wrapped(d, indent, max, style::dim());
+        out.wrapped_marked(d, indent, max, style::dim(), words);
     }
     if let Some(e) = &row.editor {
         out.push(vec![Span::raw(" ".repeat(indent)), Span::styled("Option note:", style::note())]);
