@@ -188,15 +188,7 @@ pub(crate) fn holds(text: &str, word: &str) -> bool {
     if !text.is_ascii() {
         return text.to_lowercase().contains(word);
     }
-    // Lowered ASCII holds only ASCII, so a word lowered to anything else is not in it.
-    let (text, word) = (text.as_bytes(), word.as_bytes());
-    let Some((&first, rest)) = word.split_first() else { return true };
-    let Some(last_start) = text.len().checked_sub(word.len()).filter(|_| word.is_ascii()) else {
-        return false;
-    };
-    // Candidates found by the first letter in either case, a vector search.
-    memchr::memchr2_iter(first, first.to_ascii_uppercase(), &text[..=last_start])
-        .any(|at| text[at + 1..at + word.len()].eq_ignore_ascii_case(rest))
+    word.is_empty() || crate::project::view::ascii_places(text.as_bytes(), word.as_bytes()).next().is_some()
 }
 
 #[cfg(test)]

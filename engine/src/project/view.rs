@@ -416,4 +416,5 @@ impl FlowState {
 mod hints;
 mod marks;
 
+pub(crate) use marks::ascii_places;
 pub use marks::marks;

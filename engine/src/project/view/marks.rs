@@ -30,18 +30,20 @@ pub fn marks(text: &str, words: &[String]) -> Vec<Range<usize>> {
     joined
 }
 
-/// [`marks`] of one word in ASCII text (every frame with a filter asks for each row it draws):
-/// candidates found by the word's first letter in either case. Lowered ASCII is ASCII, so a word
-/// lowered to anything else is not there.
+/// [`marks`] of one word in ASCII text (every frame with a filter asks for each row it draws).
 fn ascii_marks(text: &[u8], word: &[u8], found: &mut Vec<Range<usize>>) {
-    let Some((&first, rest)) = word.split_first() else { return };
-    let Some(last_start) = text.len().checked_sub(word.len()).filter(|_| word.is_ascii()) else { return };
-    let starts = memchr::memchr2_iter(first, first.to_ascii_uppercase(), &text[..=last_start]);
-    found.extend(
-        starts
-            .filter(|&at| text[at + 1..at + word.len()].eq_ignore_ascii_case(rest))
-            .map(|at| at..at + word.len()),
-    );
+    found.extend(ascii_places(text, word).map(|at| at..at + word.len()));
+}
+
+/// Where a lowered `word` starts in ASCII `text`, case ignored: candidates found by the word's
+/// first letter in either case, a vector search. Lowered ASCII is ASCII, so a word lowered to
+/// anything else is nowhere; an empty word is nowhere too.
+pub(crate) fn ascii_places<'a>(text: &'a [u8], word: &'a [u8]) -> impl Iterator<Item = usize> + 'a {
+    let (first, rest) = word.split_first().map_or((0, &[][..]), |(f, r)| (*f, r));
+    let last_start = text.len().checked_sub(word.len()).filter(|_| word.is_ascii() && !word.is_empty());
+    let candidates = last_start.map(|end| &text[..=end]).unwrap_or_default();
+    memchr::memchr2_iter(first, first.to_ascii_uppercase(), candidates)
+        .filter(move |&at| text[at + 1..at + word.len()].eq_ignore_ascii_case(rest))
 }
 
 /// How many bytes at the start of `text` lower to `word`, if they do: whole characters, the
