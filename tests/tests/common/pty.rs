@@ -128,6 +128,31 @@ impl Pty {
         self.parser.lock().unwrap().screen().contents()
     }
 
+    /// The screen's text now, with each run of underlined text written `_text_`.
+    pub fn underlined(&self) -> String {
+        let parser = self.parser.lock().unwrap();
+        let screen = parser.screen();
+        let (rows, cols) = screen.size();
+        let mut out = String::new();
+        for row in 0..rows.get() {
+            let mut under = false;
+            for col in 0..cols.get() {
+                let Some(cell) = screen.cell(row, col) else { continue };
+                if cell.underline() != under {
+                    under = cell.underline();
+                    out.push('_');
+                }
+                out.push_str(if cell.has_contents() { cell.contents() } else { " " });
+            }
+            if under {
+                out.push('_');
+            }
+            out.truncate(out.trim_end().len());
+            out.push('\n');
+        }
+        out
+    }
+
     /// Waits until the screen shows `needle`; panics with the screen after 10 s.
     pub fn wait_for(&self, needle: &str) -> String {
         self.wait_for_within(needle, Duration::from_secs(10))
