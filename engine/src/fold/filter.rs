@@ -83,7 +83,7 @@ impl FlowState {
             if after >= shown.len() || delta == 0 {
                 return row;
             }
-            (after + delta.unsigned_abs() - 1).min(shown.len() - 1)
+            after + delta.unsigned_abs() - 1 // past the end is the custom row, the last
         };
         shown.row(k)
     }
@@ -164,10 +164,8 @@ fn hide(base: Option<Arc<Vec<u32>>>, question: &Question, words: &[String]) -> O
     };
     let Some(cut) = first_hidden else { return base };
     let rows: Vec<u32> = match &base {
-        Some(rows) => {
-            rows[..cut].iter().copied().chain(rows[cut + 1..].iter().copied().filter(test)).collect()
-        }
-        None => all().take(cut).chain(all().skip(cut + 1).filter(test)).collect(),
+        Some(rows) => rows[..cut].iter().copied().chain(rows[cut..].iter().copied().filter(test)).collect(),
+        None => all().take(cut).chain(all().skip(cut).filter(test)).collect(),
     };
     Some(Arc::new(rows))
 }

@@ -77,9 +77,9 @@ impl Shown<'_> {
         }
     }
 
-    /// Whether `row` is shown.
+    /// Whether `row` is shown (past the custom row, `before` is the length, where `row` gives
+    /// the custom row back).
     pub(crate) fn holds(self, row: usize) -> bool {
-        let k = self.before(row);
-        k < self.len() && self.row(k) == row
+        self.row(self.before(row)) == row
     }
 }
