@@ -10,7 +10,7 @@ use ask_schema::Question;
 use super::PAGE;
 use super::navigation::{Nav, nav_of};
 use crate::key::{KeyCode, KeyPress};
-use crate::state::{Filter, FlowState, Narrowed, Shown};
+use crate::state::{Filter, FlowState, Narrowed, Shown, words_of};
 
 impl FlowState {
     /// Keys for the filter; returns whether the key was used.
@@ -131,26 +131,26 @@ const TRAIL: usize = 64;
 /// hold them to.
 fn narrow(trail: &mut Vec<Narrowed>, query: &str, question: &Question) {
     let within = |w: &String, words: &[String]| words.iter().any(|v| v.contains(w.as_str()));
-    let words: Vec<String> = query.split_whitespace().map(str::to_lowercase).collect();
+    let words = words_of(query);
     if words.is_empty() {
         return trail.clear();
     }
     if let Some(at) = trail.iter().rposition(|n| n.query == query) {
         return trail.truncate(at + 1);
     }
-    while trail.last().is_some_and(|n| !n.words.iter().all(|w| within(w, &words))) {
+    while trail.last().is_some_and(|n| !words_of(&n.query).iter().all(|w| within(w, &words))) {
         trail.pop();
     }
     let (base, held) = match trail.last() {
-        Some(last) => (last.rows.clone(), last.words.as_slice()),
-        None => (None, &[][..]),
+        Some(last) => (last.rows.clone(), words_of(&last.query)),
+        None => (None, Vec::new()),
     };
-    let new: Vec<String> = words.iter().filter(|w| !within(w, held)).cloned().collect();
+    let new: Vec<String> = words.iter().filter(|w| !within(w, &held)).cloned().collect();
     let rows = if new.is_empty() { base } else { hide(base, question, &new) };
     if trail.len() == TRAIL {
         trail.remove(0);
     }
-    trail.push(Narrowed { query: query.to_owned(), words, rows });
+    trail.push(Narrowed { query: query.to_owned(), rows });
 }
 
 /// Of `base` (every declared row when `None`), the rows holding each of `words`; `base` itself

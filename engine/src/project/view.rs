@@ -349,7 +349,7 @@ impl FlowState {
         let filter = self.filter.as_ref().map(|f| FilterView {
             query: f.query.clone(),
             editing: f.editing,
-            words: f.trail.last().map(|n| n.words.clone()).unwrap_or_default(),
+            words: f.words(),
             matches: total - 1,
             options: declared,
         });

@@ -16,7 +16,10 @@ pub struct Filter {
     /// itself; empty while the query has no words (every row shown). A key that adds to the
     /// query tests only the rows the last one showed, one that takes back finds its rows here,
     /// and the view and the cursor read them without testing a row: a list of a million
-    /// options is tested once per query, not once per frame (issue 15.3).
+    /// options is tested once per query, not once per frame (issue 15.3). Derived, and kept in
+    /// the fold on purpose: the rows are a function of the form, the tab and the query alone,
+    /// so a replay folds the same trail; the fold's cursor moves need them as the view does;
+    /// and a property test holds them to that function.
     pub(crate) trail: Vec<Narrowed>,
 }
 
@@ -25,8 +28,6 @@ pub struct Filter {
 #[derive(Clone, PartialEq, Eq)]
 pub(crate) struct Narrowed {
     pub(crate) query: String,
-    /// The query's words, lowered.
-    pub(crate) words: Vec<String>,
     /// `None` when it hides none; shared with the query before it when the new word hid
     /// nothing more.
     pub(crate) rows: Option<Arc<Vec<u32>>>,
@@ -48,6 +49,18 @@ pub(crate) enum Shown<'a> {
     All { custom: usize },
     /// These declared rows, then `custom`.
     Some { rows: &'a [u32], custom: usize },
+}
+
+impl Filter {
+    /// The query's words, lowered: what a row must hold, and what a frontend marks.
+    pub(crate) fn words(&self) -> Vec<String> {
+        words_of(&self.query)
+    }
+}
+
+/// A query's words, lowered.
+pub(crate) fn words_of(query: &str) -> Vec<String> {
+    query.split_whitespace().map(str::to_lowercase).collect()
 }
 
 impl Shown<'_> {

@@ -12,7 +12,7 @@ use crate::event::{Size, SummaryEdge};
 use crate::settings::Settings;
 
 pub use filter::Filter;
-pub(crate) use filter::{Narrowed, Shown};
+pub(crate) use filter::{Narrowed, Shown, words_of};
 pub use question::{Change, Changes, QuestionState};
 
 /// One answer-changing key: the question it changed and what changed (issue 13.3).
