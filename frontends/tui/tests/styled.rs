@@ -107,8 +107,7 @@ fn the_dirty_dismiss_warning_and_the_review_cursor_are_styled() {
 }
 
 /// Issue 12.7: the rows a filter shows mark where its words lie, in the label's and the
-/// description's own style, so a person sees why each row is shown; a word broken across two
-/// lines is not marked.
+/// description's own style, so a person sees why each row is shown.
 #[test]
 fn a_filter_marks_its_words_in_the_rows_it_shows() {
     let raw = json!({"questions": [{"id": "db", "prompt": "Which store?", "options": [
@@ -126,6 +125,20 @@ fn a_filter_marks_its_words_in_the_rows_it_shows() {
         "{f}"
     );
     insta::assert_snapshot!("styled_filter_marks", f);
+}
+
+/// Issue 12.7: a word the wrap broke across two lines (a path wider than the list, broken at a
+/// `/`) is marked on both, in the label's style.
+#[test]
+fn a_filter_marks_a_word_on_both_lines_it_was_broken_across() {
+    let raw = json!({"questions": [{"id": "cfg", "prompt": "Which file?", "options": [
+        {"value": "a", "label": "services/billing/config/production.yaml"},
+        {"value": "b", "label": "README.md"}]}]});
+    let f = styled(view_of(&raw, "/\ntype \"config/prod\"", 30, 14), 30, 14);
+    let rows: Vec<&str> = f.lines().filter(|l| l.contains("services") || l.contains("yaml")).collect();
+    assert_eq!(rows.len(), 2, "the label takes two lines: {f}");
+    assert!(rows[0].ends_with("⟨cyan+bold+under|config/⟩"), "the first line ends in the word: {f}");
+    assert!(rows[1].contains("⟨cyan+bold+under|prod⟩⟨cyan+bold|uction.yaml⟩"), "the second starts it: {f}");
 }
 
 /// The countdown (issue 13.1) is a warning on the title's row, right-aligned; the tab strip under

@@ -1,6 +1,7 @@
 //! A list of styled lines that remembers where things are (rows to keep visible, the cursor).
 
 use std::cell::RefCell;
+use std::ops::Range;
 use std::rc::Rc;
 
 use tuirealm::ratatui::style::Style;
@@ -69,9 +70,11 @@ impl Lines {
     pub fn wrapped_marked(&mut self, text: &str, indent: usize, max: usize, style: Style, words: &[String]) {
         let pad = " ".repeat(indent);
         let width = max.saturating_sub(indent);
-        for l in wrap(&sanitize(shown(text, width, MAX_LINES), true), width).iter() {
+        let text = sanitize(shown(text, width, MAX_LINES), true);
+        let lines = wrap(&text, width);
+        for spans in marked_lines(&text, &lines, style, words) {
             let mut line = vec![Span::raw(pad.clone())];
-            line.extend(marked(l, style, words));
+            line.extend(spans);
             self.push(line);
         }
     }
@@ -267,10 +270,43 @@ fn is_boundary(s: &[u8], at: usize) -> bool {
     at >= s.len() || (s[at] as i8) >= -0x40
 }
 
-/// `part` as spans in `style`, with the places holding one of a filter's `words` (lowered)
-/// marked (issue 12.7): the rows a filter shows say why they are shown.
-pub fn marked(part: &str, style: Style, words: &[String]) -> Vec<Span<'static>> {
-    let marks = if words.is_empty() { Vec::new() } else { ask_engine::project::view::marks(part, words) };
+/// Each of `lines` (`text` wrapped, in order) as spans in `style`, with the places holding one
+/// of a filter's `words` (lowered) marked (issue 12.7): the rows a filter shows say why they are
+/// shown. The marks are found in the whole text, so a word the wrap broke across two lines
+/// is marked on both.
+pub fn marked_lines(
+    text: &str,
+    lines: &[String],
+    style: Style,
+    words: &[String],
+) -> impl Iterator<Item = Vec<Span<'static>>> {
+    let marks = if words.is_empty() { Vec::new() } else { ask_engine::project::view::marks(text, words) };
+    let mut at = 0; // where in `text` the next line is looked for
+    lines.iter().map(move |line| {
+        // A wrapped line is a piece of the text; only the blanks a break dropped lie between two.
+        let start = text[at..]
+            .find(line.as_str())
+            .map(|p| at + p)
+            .filter(|&p| text[at..p].chars().all(char::is_whitespace));
+        let Some(start) = start else {
+            // Not where a wrap would have put it: marked on its own rather than misplaced.
+            let own =
+                if words.is_empty() { Vec::new() } else { ask_engine::project::view::marks(line, words) };
+            return spans(line, style, &own);
+        };
+        at = start + line.len();
+        let end = at;
+        let inside: Vec<Range<usize>> = marks
+            .iter()
+            .filter(|r| r.start < end && r.end > start)
+            .map(|r| r.start.max(start) - start..r.end.min(end) - start)
+            .collect();
+        spans(line, style, &inside)
+    })
+}
+
+/// `part` as spans in `style`, the byte ranges `marks` (sorted, apart) in the matched style.
+fn spans(part: &str, style: Style, marks: &[Range<usize>]) -> Vec<Span<'static>> {
     let mut spans = Vec::with_capacity(2 * marks.len() + 1);
     let mut at = 0;
     for r in marks {
@@ -311,5 +347,39 @@ mod tests {
             Some(crate::style::bold()),
             "the mark is styled like the text"
         );
+    }
+
+    /// Issue 12.7: a filter's word is marked wherever the wrap put it, also where a long token
+    /// was broken inside it or at a `-`, or across a blank the break dropped; text without the
+    /// word, or no words, marks nothing. `[…]` stands for the matched style.
+    #[rstest::rstest]
+    #[case::broken_inside_a_token("abcdefghij", 4, &["def"], "abc[d]|[ef]gh|ij")]
+    #[case::broken_at_a_hyphen("a read-only-replica set", 8, &["only-rep"], "a read-|[only-]|[rep]lica|set")]
+    #[case::case_ignored_on_both_lines("XXXXABCDYYYY", 6, &["xabcdy"], "XXX[XAB]|[CDY]YYY")]
+    #[case::whole_words_on_lines_apart("one two one", 4, &["one"], "[one]|two|[one]")]
+    #[case::a_wide_word_broken("数据库选择", 6, &["库选"], "数据[库]|[选]择")]
+    #[case::no_words("abcdefghij", 4, &[], "abcd|efgh|ij")]
+    #[case::not_there("abcdefghij", 4, &["zz"], "abcd|efgh|ij")]
+    fn a_word_is_marked_on_every_line_it_reaches(
+        #[case] text: &str,
+        #[case] width: usize,
+        #[case] words: &[&str],
+        #[case] shown: &str,
+    ) {
+        let words: Vec<String> = words.iter().map(|w| w.to_string()).collect();
+        let lines = wrap(text, width);
+        let plain = Style::default();
+        let drawn: Vec<String> =
+            marked_lines(text, &lines, plain, &words)
+                .map(|spans| {
+                    spans
+                        .iter()
+                        .map(|s| {
+                            if s.style == plain { s.content.to_string() } else { format!("[{}]", s.content) }
+                        })
+                        .collect()
+                })
+                .collect();
+        assert_eq!(drawn.join("|"), shown);
     }
 }

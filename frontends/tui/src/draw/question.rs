@@ -10,7 +10,7 @@ use tuirealm::ratatui::text::{Line, Span};
 
 use crate::layout::QuestionAreas;
 
-use super::lines::{Lines, marked};
+use super::lines::{Lines, marked_lines};
 use crate::style;
 use crate::text::{MAX_LINES, sanitize, shown, wrap};
 
@@ -300,18 +300,19 @@ fn option_row(
     };
     let width = max.saturating_sub(indent);
     // A label taller than the list shows its first screenful.
-    let label = wrap(&sanitize(shown(&row.label, width, height.max(1)), false), width);
+    let text = sanitize(shown(&row.label, width, height.max(1)), false);
+    let label = wrap(&text, width);
     let words = q.filter.as_ref().map_or(&[][..], |f| f.words.as_slice());
-    for (n, part) in label.iter().take(height.max(1)).enumerate() {
+    for (n, part) in marked_lines(&text, &label, label_style, words).take(height.max(1)).enumerate() {
         if n == 0 {
-            head.extend(marked(part, label_style, words));
+            head.extend(part);
             if row.selected && q.kind != QuestionType::Multi {
                 head.push(Span::styled(" ✓", style::selected()));
             }
             out.push(std::mem::take(&mut head));
         } else {
             let mut line = vec![Span::raw(" ".repeat(indent))];
-            line.extend(marked(part, label_style, words));
+            line.extend(part);
             out.push(line);
         }
     }
