@@ -11,8 +11,10 @@ use crate::state::{EditorTarget, ExitAction, FlowState, ReviewAction, SummaryScr
 pub struct ViewModel {
     /// The form title.
     pub title: Option<String>,
-    /// The tabs within [`TAB_WINDOW`] of the active one, of one tab per question and then the
-    /// review tab: `tabs[0]` is tab `tabs_first` of `tabs_total`.
+    /// The tabs a strip as wide as the terminal can show on either side of the active one (at
+    /// most [`TAB_WINDOW`]), of one tab per question and then the review tab: `tabs[0]` is tab
+    /// `tabs_first` of `tabs_total`. Each label is cut to as many characters as the terminal
+    /// has columns.
     pub tabs: Vec<TabView>,
     /// Which tab `tabs[0]` is.
     pub tabs_first: usize,
@@ -221,8 +223,9 @@ fn editor_view(state: &FlowState, target: EditorTarget) -> Option<EditorView> {
     })
 }
 
-/// How many tabs on either side of the active one a [`ViewModel`] carries: more than a strip
-/// of 1 000 columns shows.
+/// How many tabs on either side of the active one a [`ViewModel`] carries at most: more than a
+/// strip of 750 columns shows. A view for a known width carries fewer: what a strip that wide
+/// can show.
 pub const TAB_WINDOW: usize = 256;
 
 /// How many text lines above and below the cursor's an [`EditorView`] carries: more than any
@@ -259,22 +262,27 @@ impl FlowState {
     /// Everything a frontend needs to draw the current screen.
     pub fn view(&self) -> ViewModel {
         let n = self.form.questions.len();
-        // A strip shows far fewer tabs than this on either side of the active one (each takes
-        // four cells or more), so a form of 100 000 questions costs a frame what 20 do.
-        let tabs_first = self.tab.min(n).saturating_sub(TAB_WINDOW);
-        let shown = tabs_first..(self.tab + TAB_WINDOW + 1).min(n);
+        // A strip shows only the tabs its width holds on either side of the active one, and
+        // of each label only as many characters as it has cells (a tab takes three cells or
+        // more: its name between two spaces, and a separator): a form of 100 000 questions,
+        // or of long labels, costs a frame what 20 short ones do.
+        let cells = usize::from(self.size.width);
+        let (window, label_chars) =
+            if cells == 0 { (TAB_WINDOW, MAX_SHOWN_CHARS) } else { ((cells / 3 + 1).min(TAB_WINDOW), cells) };
+        let tabs_first = self.tab.min(n).saturating_sub(window);
+        let shown = tabs_first..(self.tab + window + 1).min(n);
         let mut tabs: Vec<TabView> = self.form.questions[shown.clone()]
             .iter()
             .zip(&self.questions[shown.clone()])
             .zip(shown)
             .map(|((q, qs), i)| TabView {
-                label: screenful(&q.label).to_owned(),
+                label: first_chars(&q.label, label_chars).to_owned(),
                 answered: qs.is_committed(),
                 required: q.required,
                 active: i == self.tab,
             })
             .collect();
-        if self.tab + TAB_WINDOW >= n {
+        if self.tab + window >= n {
             tabs.push(TabView {
                 label: "Review".to_owned(),
                 answered: false,

@@ -275,3 +275,33 @@ fn a_wrapped_preview_line_goes_on_under_its_indentation_after_a_dim_marker() {
         "{f}"
     );
 }
+
+/// The view carries only the tabs and the part of each label a strip as wide as the terminal
+/// can show (issue 15.3: a form of many questions or long labels costs a frame what a short
+/// one does). At every width and active tab, the strip drawn from it is the strip drawn, at the
+/// same width, from a view of a terminal of unknown width, which carries every tab whole:
+/// one-letter labels (the most tabs a width holds), long ones, and wide characters.
+#[rstest::rstest]
+#[case::one_letter(1)]
+#[case::words(7)]
+#[case::longer_than_any_strip(300)]
+fn the_tabs_the_view_leaves_out_are_ones_the_strip_could_not_show(#[case] label_len: usize) {
+    let questions: Vec<_> = (0..200)
+        .map(|i| {
+            let label: String =
+                (0..label_len).map(|k| if (i + k) % 5 == 0 { '数' } else { char::from(b'a' + (i % 26) as u8) }).collect();
+            json!({"id": format!("q{i}"), "label": label, "prompt": "?", "options": [{"value": "x", "label": "X"}]})
+        })
+        .collect();
+    let raw = json!({ "questions": questions });
+    for active in [0, 1, 57, 199, 200] {
+        for width in [1, 2, 3, 5, 9, 20, 33, 80, 161, 400] {
+            let keys = "tab\n".repeat(active);
+            let sized = view_of(&raw, &keys, width, 8);
+            let whole = view_of(&raw, &keys, 0, 8);
+            assert!(sized.tabs.len() < whole.tabs.len(), "{width}: {}", sized.tabs.len());
+            let first_row = |view| styled(view, width, 8).lines().next().unwrap().to_owned();
+            assert_eq!(first_row(sized), first_row(whole), "active {active}, width {width}");
+        }
+    }
+}
