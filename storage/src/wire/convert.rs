@@ -137,7 +137,7 @@ fn size_from_wire(size: SizeV1) -> Size {
     Size { width: size.width, height: size.height }
 }
 
-fn key_from_wire(id: &str) -> Result<KeyPress, DecodeError> {
+pub(super) fn key_from_wire(id: &str) -> Result<KeyPress, DecodeError> {
     KeyPress::from_logged(id).map_err(|e| malformed(format!("key {id:?}: {e}")))
 }
 

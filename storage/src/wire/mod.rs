@@ -19,6 +19,7 @@
 //! ```
 
 mod convert;
+mod key_line;
 mod opening;
 pub(crate) mod packed;
 pub mod v1;
@@ -136,6 +137,9 @@ pub fn decode(bytes: &[u8]) -> Result<Event, DecodeError> {
     if bytes.ends_with(br#","v":3}"#) {
         if bytes.starts_with(opening::PREFIX) {
             return opening::decode(bytes);
+        }
+        if let Some(id) = key_line::plain_key(bytes) {
+            return Ok(Event::KeyPressed { key: convert::key_from_wire(id)? });
         }
         let event: v3::EventV3 = serde_json::from_slice(bytes).map_err(malformed)?;
         return convert::from_wire(event.into());
