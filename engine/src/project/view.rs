@@ -223,9 +223,9 @@ fn editor_view(state: &FlowState, target: EditorTarget) -> Option<EditorView> {
     })
 }
 
-/// How many tabs on either side of the active one a [`ViewModel`] carries at most: more than a
-/// strip of 750 columns shows. A view for a known width carries fewer: what a strip that wide
-/// can show.
+/// How many tabs on either side of the active one a [`ViewModel`] carries at most: all a strip
+/// of 768 columns can show (a tab takes three cells or more). A view for a known width carries
+/// what a strip that wide can show.
 pub const TAB_WINDOW: usize = 256;
 
 /// How many text lines above and below the cursor's an [`EditorView`] carries: more than any
