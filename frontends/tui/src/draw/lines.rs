@@ -382,4 +382,15 @@ mod tests {
                 .collect();
         assert_eq!(drawn.join("|"), shown);
     }
+
+    /// Lines that are not the text's pieces in order (a wrap that changed the text) are marked
+    /// on their own, never with marks found elsewhere in the text.
+    #[test]
+    fn a_line_not_where_the_wrap_would_put_it_is_marked_on_its_own() {
+        let lines = ["bb".to_owned(), "cc".to_owned()];
+        let drawn: Vec<usize> = marked_lines("aa bbcc aa", &lines, Style::default(), &["bbc".to_owned()])
+            .map(|spans| spans.iter().filter(|s| s.style != Style::default()).count())
+            .collect();
+        assert_eq!(drawn, [0, 0], "`bb` lies after `aa `, not after blanks only");
+    }
 }
