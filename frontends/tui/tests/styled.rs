@@ -280,16 +280,21 @@ fn a_wrapped_preview_line_goes_on_under_its_indentation_after_a_dim_marker() {
 /// can show (issue 15.3: a form of many questions or long labels costs a frame what a short
 /// one does). At every width and active tab, the strip drawn from it is the strip drawn, at the
 /// same width, from a view of a terminal of unknown width, which carries every tab whole:
-/// one-letter labels (the most tabs a width holds), long ones, and wide characters.
+/// labels of a zero-width space (a tab of three cells: the most tabs a width holds), of one
+/// letter, long ones, and wide characters.
 #[rstest::rstest]
-#[case::one_letter(1)]
-#[case::words(7)]
-#[case::longer_than_any_strip(300)]
-fn the_tabs_the_view_leaves_out_are_ones_the_strip_could_not_show(#[case] label_len: usize) {
+#[case::zero_width(1, Some('\u{200b}'))]
+#[case::one_letter(1, None)]
+#[case::words(7, None)]
+#[case::longer_than_any_strip(300, None)]
+fn the_tabs_the_view_leaves_out_are_ones_the_strip_could_not_show(
+    #[case] label_len: usize,
+    #[case] only: Option<char>,
+) {
     let questions: Vec<_> = (0..200)
         .map(|i| {
-            let label: String =
-                (0..label_len).map(|k| if (i + k) % 5 == 0 { '数' } else { char::from(b'a' + (i % 26) as u8) }).collect();
+            let letter = |k: usize| if (i + k) % 5 == 0 { '数' } else { char::from(b'a' + (i % 26) as u8) };
+            let label: String = (0..label_len).map(|k| only.unwrap_or_else(|| letter(k))).collect();
             json!({"id": format!("q{i}"), "label": label, "prompt": "?", "options": [{"value": "x", "label": "X"}]})
         })
         .collect();
