@@ -293,7 +293,7 @@ fn the_tabs_the_view_leaves_out_are_ones_the_strip_could_not_show(
 ) {
     let questions: Vec<_> = (0..200)
         .map(|i| {
-            let letter = |k: usize| if (i + k) % 5 == 0 { '数' } else { char::from(b'a' + (i % 26) as u8) };
+            let letter = |k: usize| if (i + k).is_multiple_of(5) { '数' } else { char::from(b'a' + (i % 26) as u8) };
             let label: String = (0..label_len).map(|k| only.unwrap_or_else(|| letter(k))).collect();
             json!({"id": format!("q{i}"), "label": label, "prompt": "?", "options": [{"value": "x", "label": "X"}]})
         })
