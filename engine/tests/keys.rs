@@ -290,6 +290,21 @@ fn issue12_1_a_page_down_never_skips_what_the_summary_draws(
     assert_eq!(summary_scroll(&state), ask_engine::SummaryScroll::Top(30));
 }
 
+/// A page counts the summary only as far as it goes (a review of 100 000 answers measures a
+/// page's worth), and still lands on the end when the end is exactly a page away: twenty short
+/// answers count 40 lines (label and answer, one each), so the fourth PageDown, from line 30,
+/// reaches line 40, the end.
+#[rstest]
+#[case::three_pages_stop_short(3, ask_engine::SummaryScroll::Top(30))]
+#[case::the_fourth_reaches_the_end(4, ask_engine::SummaryScroll::End(0))]
+fn issue12_1_a_page_exactly_to_the_end_lands_on_it(
+    #[case] pages: usize,
+    #[case] expected: ask_engine::SummaryScroll,
+) {
+    let state = on_a_review_of(20, "Short", 0, &"pageDown\n".repeat(pages));
+    assert_eq!(summary_scroll(&state), expected);
+}
+
 /// The frontend records where it drew a summary whose position lay past an end
 /// (`SummaryClamped`): from there the position counts from that end, so the next page key moves
 /// it. PageDowns past the drawn end then PageUp: without the record, the PageUp would only use

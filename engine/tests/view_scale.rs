@@ -62,3 +62,37 @@ fn spec15_3_a_filtered_long_list_counts_the_rows_it_shows() {
 fn spec15_3_text_is_cut_after_n_characters(#[case] text: &str, #[case] n: usize, #[case] cut: &str) {
     assert_eq!(ask_engine::project::view::first_chars(text, n), cut);
 }
+
+/// The review tab of 20 000 questions: the view carries the entries a screen of the terminal's
+/// height can show from the scroll position (two screens' worth, at least 128), not one for
+/// each question — and says where they sit in the whole summary.
+#[rstest::rstest]
+#[case::at_the_top("", 0, 128, "Question 1")]
+#[case::a_page_down("pageDown", 0, 138, "Question 1")]
+#[case::at_the_end("end", 20_000 - 128, 128, "Question 19873")]
+#[case::a_page_up_from_the_end("end\npageUp", 20_000 - 138, 138, "Question 19863")]
+fn spec15_3_a_long_review_gives_the_entries_near_its_scroll(
+    #[case] keys: &str,
+    #[case] first: usize,
+    #[case] carried: usize,
+    #[case] label: &str,
+) {
+    let questions: Vec<_> = (1..=20_000)
+        .map(|i| {
+            json!({"id": format!("q{i}"), "label": format!("Question {i}"), "prompt": "?",
+                        "options": [{"value": "a", "label": "A"}]})
+        })
+        .collect();
+    // Shift+Tab from the first question wraps to the review tab.
+    let (mut state, _) =
+        common::run_with(&json!({ "questions": questions }), "shift+tab", Settings::default());
+    state.apply(&ask_engine::Event::TerminalResized { size: ask_engine::Size { width: 80, height: 24 } });
+    for step in ask_engine::parse_script(keys).unwrap() {
+        step.events(state.settings()).unwrap().iter().for_each(|e| drop(state.apply(e)));
+    }
+    let Body::Review(review) = state.view().body else { panic!("the review tab") };
+    assert_eq!((review.summary_first, review.summary.len(), review.summary_total), (first, carried, 20_000));
+    assert_eq!(review.summary[0].label, label);
+    let whole = state.review_summary(review.highlighted);
+    assert_eq!(review.summary, whole[first..first + carried], "{keys}");
+}

@@ -36,11 +36,11 @@ impl FlowState {
     }
 
     /// A page (ten lines) down or up, counted from the end the summary is nearer. A page that
-    /// would pass the far end lands on it: [`Self::review_lines`] is at least the summary's
-    /// length, so the frontend would have drawn that end anyway. Only a page away from the end
-    /// it is counted from measures the summary (that lays out every line).
+    /// would pass the far end lands on it: [`Self::review_lines_over`] counts at least the lines
+    /// the summary takes, so the frontend would have drawn that end anyway. Only a page away
+    /// from the end it is counted from measures the summary, and only as far as the page goes.
     fn page_summary(&self, down: bool) -> SummaryScroll {
-        let passes_far_end = |n: usize| n.saturating_add(PAGE) >= self.review_lines();
+        let passes_far_end = |n: usize| !self.review_lines_over(n.saturating_add(PAGE));
         match (self.summary_scroll, down) {
             (SummaryScroll::Top(n), false) => SummaryScroll::Top(n.saturating_sub(PAGE)),
             (SummaryScroll::End(k), true) => SummaryScroll::End(k.saturating_sub(PAGE)),
@@ -51,18 +51,18 @@ impl FlowState {
         }
     }
 
-    /// At least as many lines as the summary takes at any width of 16 cells or more, so a page
-    /// can always tell when it reaches the far end; the frontend clamps to what it drew.
-    fn review_lines(&self) -> usize {
-        self.review_summary(self.review_cursor)
-            .iter()
-            .map(|e| {
-                let text = |s: &str| 1 + s.chars().count() / 16 + s.matches('\n').count();
-                text(&e.label)
-                    + e.answer.as_deref().map_or(0, text)
-                    + e.notes.iter().map(|n| text(n)).sum::<usize>()
-            })
-            .sum()
+    /// Whether the summary takes more than `bound` lines, counting at least as many as it takes
+    /// at any width of 16 cells or more. Its entries are measured only until the count passes
+    /// `bound`: a page near the top of 100 000 answers lays out a page's worth, not all of them.
+    fn review_lines_over(&self, bound: usize) -> bool {
+        let text = |s: &str| 1 + s.chars().count() / 16 + s.matches('\n').count();
+        let mut lines = 0usize;
+        self.review_entries(self.review_cursor).any(|e| {
+            lines += text(&e.label)
+                + e.answer.as_deref().map_or(0, text)
+                + e.notes.iter().map(|n| text(n)).sum::<usize>();
+            lines > bound
+        })
     }
 
     fn shortcut(&mut self, action: ReviewAction) {

@@ -20,37 +20,37 @@ impl FlowState {
     /// The summary for the highlighted review action: Submit and Cancel show committed answers
     /// with their notes; Elaborate shows every question note and every option note.
     pub fn review_summary(&self, highlighted: ReviewAction) -> Vec<ReviewEntry> {
+        self.review_entries(highlighted).collect()
+    }
+
+    /// [`Self::review_summary`]'s entries, one question at a time and from either end: a view
+    /// or a page takes the few it needs, not one for each of 100 000 questions.
+    pub fn review_entries(
+        &self,
+        highlighted: ReviewAction,
+    ) -> impl DoubleEndedIterator<Item = ReviewEntry> + ExactSizeIterator + '_ {
         let all_notes = highlighted == ReviewAction::Elaborate;
-        self.form
-            .questions
-            .iter()
-            .zip(&self.questions)
-            .map(|(q, qs)| {
-                // Built from what a screen can show, not from the answer's full text.
-                let mut parts: Vec<&str> =
-                    qs.selected_indices().map(|i| screenful(&q.options[i].label)).collect();
-                if qs.custom_selected() {
-                    parts.push(screenful(qs.custom_text()));
+        self.form.questions.iter().zip(&self.questions).map(move |(q, qs)| {
+            // Built from what a screen can show, not from the answer's full text.
+            let mut parts: Vec<&str> =
+                qs.selected_indices().map(|i| screenful(&q.options[i].label)).collect();
+            if qs.custom_selected() {
+                parts.push(screenful(qs.custom_text()));
+            }
+            let answer = (!parts.is_empty()).then(|| parts.join(", "));
+            let mut notes = Vec::new();
+            if all_notes || answer.is_some() {
+                if !qs.note().is_empty() {
+                    notes.push(format!("Note: {}", screenful(qs.note())));
                 }
-                let answer = (!parts.is_empty()).then(|| parts.join(", "));
-                let mut notes = Vec::new();
-                if all_notes || answer.is_some() {
-                    if !qs.note().is_empty() {
-                        notes.push(format!("Note: {}", screenful(qs.note())));
-                    }
-                    for (i, note) in qs.option_notes() {
-                        if all_notes || qs.is_selected(i) {
-                            notes.push(format!(
-                                "{} note: {}",
-                                screenful(&q.options[i].label),
-                                screenful(note)
-                            ));
-                        }
+                for (i, note) in qs.option_notes() {
+                    if all_notes || qs.is_selected(i) {
+                        notes.push(format!("{} note: {}", screenful(&q.options[i].label), screenful(note)));
                     }
                 }
-                ReviewEntry { label: screenful(&q.label).to_owned(), answer, notes, required: q.required }
-            })
-            .collect()
+            }
+            ReviewEntry { label: screenful(&q.label).to_owned(), answer, notes, required: q.required }
+        })
     }
 }
 

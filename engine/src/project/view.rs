@@ -175,8 +175,14 @@ pub struct ReviewView {
     pub actions: [ReviewAction; 3],
     /// The action under the cursor.
     pub highlighted: ReviewAction,
-    /// The answer summary (D19).
+    /// The answer summary (D19), or the part of it a screen of the terminal's height can show
+    /// from the scroll position (each entry takes a line or more): entries `summary_first..`
+    /// of `summary_total`. A view for an unknown height carries all of them.
     pub summary: Vec<ReviewEntry>,
+    /// How many entries come before `summary[0]` (left out: the summary is scrolled to its end).
+    pub summary_first: usize,
+    /// How many entries the whole summary has, one per question.
+    pub summary_total: usize,
     /// The double-press hint, e.g. `Press 1 again to Submit`.
     pub hint: Option<String>,
     /// How far the summary is scrolled (PageUp/PageDown/Home/End), from its top or its end;
@@ -389,10 +395,30 @@ impl FlowState {
     }
 
     fn review_view(&self) -> ReviewView {
+        let entries = self.review_entries(self.review_cursor);
+        let total = entries.len();
+        // Two screens' worth past the scroll position, so a frame drawn at a taller size before
+        // its resize event is folded still finds the lines it shows.
+        let reach = match self.size.height {
+            0 => 0,
+            h => (2 * usize::from(h)).max(128),
+        };
+        let (summary, summary_first): (Vec<ReviewEntry>, usize) = match self.summary_scroll {
+            _ if reach == 0 => (entries.collect(), 0),
+            SummaryScroll::Top(n) => (entries.take(n.saturating_add(reach)).collect(), 0),
+            SummaryScroll::End(k) => {
+                let mut last: Vec<ReviewEntry> = entries.rev().take(k.saturating_add(reach)).collect();
+                last.reverse();
+                let first = total - last.len();
+                (last, first)
+            }
+        };
         ReviewView {
             actions: ReviewAction::ALL,
             highlighted: self.review_cursor,
-            summary: self.review_summary(self.review_cursor),
+            summary_first,
+            summary_total: total,
+            summary,
             hint: self.armed.map(|a| format!("Press {} again to {}", a.index() + 1, a.title())),
             scroll: self.summary_scroll,
             undo: self.undo_preview(),

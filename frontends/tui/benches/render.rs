@@ -129,6 +129,25 @@ fn run_filter(label: &str, form: &Value) {
     time_keys(label, &mut state, &mut term, &cycle);
 }
 
+/// Keys on the review tab (reached with Shift+Tab from the first question): the action cursor
+/// down and up, a page of the summary down and up. The view carries the summary's entries near
+/// its scroll position, so a form of 100 000 questions costs a key what a short one does.
+fn run_review(label: &str, form: &Value) {
+    if !wanted(label) {
+        return;
+    }
+    let form = validate(form, FormSource::Tool).unwrap();
+    let mut state = FlowState::replay([&Event::opened(form)]);
+    let key = |id: &str| Event::key(ask_engine::KeyPress::parse(id).unwrap());
+    state.apply(&key("shift+tab"));
+    let mut term = MemoryTerminal::new(80, 24, None);
+    for e in term.render(&Arc::new(state.view())) {
+        state.apply(&e); // the terminal's size, as the live terminal records it
+    }
+    let cycle = ["down", "down", "up", "up", "pagedown", "pageup"].map(key);
+    time_keys(label, &mut state, &mut term, &cycle);
+}
+
 /// Times 2 000 keys taken round `cycle`, each applied and drawn, and prints their p50 and p99.
 fn time_keys(label: &str, state: &mut FlowState, term: &mut MemoryTerminal, cycle: &[Event]) {
     let mut samples: Vec<u64> = cycle
@@ -192,6 +211,7 @@ fn main() {
             .collect(),
     );
     run("100 000 questions", &many, "keys-typical-2000.txt");
+    run_review("100 000 questions, on the review tab", &many);
     // Per-key cost must not grow with text that is off screen (issue 14.4): one unbroken 10 MB
     // label on the first question.
     let mut wide = typical.clone();

@@ -45,6 +45,11 @@ impl Lines {
         self.lines.len() + self.beyond
     }
 
+    /// Whether every line from here on is only counted.
+    pub(crate) fn full(&self) -> bool {
+        !self.room()
+    }
+
     fn room(&self) -> bool {
         self.keep.is_none_or(|keep| self.lines.len() < keep)
     }

@@ -143,64 +143,79 @@ pub fn render(frame: &mut Frame, area: Rect, r: &ReviewView) -> Option<SummaryEd
         let left = Rect { width: ACTIONS_WIDTH, ..area };
         let right = Rect { x: area.x + ACTIONS_WIDTH + 1, width: summary_width(area.width) as u16, ..area };
         draw_lines(frame, left, actions);
-        draw_summary(frame, right, lines, r.scroll)
+        draw_summary(frame, right, lines, r)
     } else {
         // The actions stay on top; the summary scrolls under them.
         let top = (actions.len() as u16 + gap as u16).min(area.height);
         draw_lines(frame, Rect { height: top, ..area }, actions);
         let below = Rect { y: area.y + top, height: area.height - top, ..area };
-        draw_summary(frame, below, lines, r.scroll)
+        draw_summary(frame, below, lines, r)
     }
 }
 
 /// The summary from the scroll position on (clamped so the last page is full), with `↑ N more`
 /// and `↓ N more` rows saying what is clipped and which key shows it (issue 12.1). Returns the
-/// end the position was clamped to, if it was.
-fn draw_summary(frame: &mut Frame, area: Rect, lines: Lines, scroll: SummaryScroll) -> Option<SummaryEdge> {
+/// end the position was clamped to, if it was. Where the view left entries out (a summary of
+/// thousands of answers), the count beyond them is a floor — each takes a line or more — and
+/// says so (`↓ 99 976+ more`); the lines it has reach past the screen, so a clamp then is only
+/// a frame drawn taller than the view was made for, and is not recorded.
+fn draw_summary(frame: &mut Frame, area: Rect, lines: Lines, r: &ReviewView) -> Option<SummaryEdge> {
+    let (scroll, before) = (r.scroll, r.summary_first);
+    let after = r.summary_total.saturating_sub(before + r.summary.len());
     let height = area.height as usize;
     let total = lines.len();
     // A summary that fits has nothing to scroll and nothing to record: a later, smaller
     // terminal still finds the position the keys left.
-    if total <= height || height == 0 {
+    if (total <= height && before + after == 0) || height == 0 {
         super::put_lines(frame, area, &lines.lines);
         return None;
     }
-    let last_top = total - (height - 1);
+    let last_top = total.saturating_sub(height - 1);
     let top = match scroll {
         SummaryScroll::Top(n) => n.min(last_top),
         SummaryScroll::End(k) => last_top.saturating_sub(k),
     };
+    let clamped = if before + after == 0 { scroll.clamped(last_top) } else { None };
     let marker = |text: String| Line::from(Span::styled(text, style::dim()));
+    let count = |lines: usize, left_out: usize| match left_out {
+        0 => lines.to_string(),
+        n => format!("{}+", lines + n),
+    };
     if height < 3 {
         // One or two rows (a short, narrow terminal with the double-press hint): one marker row
         // says what is clipped on both sides, so nothing is ever cut off silently.
-        let rows = height - 1;
+        let rows = (height - 1).min(total - top);
         let below = total - top - rows;
         let shown = lines.lines[top..top + rows].iter().cloned();
-        let out: Vec<Line> = match (top, below) {
-            (0, b) => shown.chain([marker(format!("↓ {b} more · PgDn"))]).collect(),
-            (t, 0) => [marker(format!("↑ {t} more · PgUp"))].into_iter().chain(shown).collect(),
-            (t, b) => shown.chain([marker(format!("↑ {t} ↓ {b} more · PgUp/PgDn"))]).collect(),
+        let out: Vec<Line> = match ((top, before), (below, after)) {
+            ((0, 0), b) => shown.chain([marker(format!("↓ {} more · PgDn", count(b.0, b.1)))]).collect(),
+            (t, (0, 0)) => {
+                [marker(format!("↑ {} more · PgUp", count(t.0, t.1)))].into_iter().chain(shown).collect()
+            }
+            (t, b) => shown
+                .chain([marker(format!("↑ {} ↓ {} more · PgUp/PgDn", count(t.0, t.1), count(b.0, b.1)))])
+                .collect(),
         };
         super::put_lines(frame, area, &out);
-        return scroll.clamped(last_top);
+        return clamped;
     }
     let mut out = Vec::with_capacity(height);
     let mut rows = height;
-    if top > 0 {
-        out.push(marker(format!("↑ {top} more · PgUp")));
+    if top + before > 0 {
+        out.push(marker(format!("↑ {} more · PgUp", count(top, before))));
         rows -= 1;
     }
     let below = total.saturating_sub(top + rows);
-    if below > 0 {
+    if below + after > 0 {
         rows -= 1;
     }
+    let rows = rows.min(total - top);
     out.extend(lines.lines[top..top + rows].iter().cloned());
-    if below > 0 {
-        out.push(marker(format!("↓ {} more · PgDn", total - (top + rows))));
+    if below + after > 0 {
+        out.push(marker(format!("↓ {} more · PgDn", count(total - (top + rows), after))));
     }
     super::put_lines(frame, area, &out);
-    scroll.clamped(last_top)
+    clamped
 }
 
 /// The summary's lines at `max` cells, the first `keep` built and the rest counted; no entry is
@@ -210,6 +225,11 @@ fn summary(r: &ReviewView, max: usize, keep: usize, stop: usize) -> Lines {
     for entry in &r.summary {
         if out.len() >= stop {
             break;
+        }
+        if out.full() && entry.answer.is_none() && entry.notes.is_empty() {
+            // Past the lines built, an unanswered question is one line to count, not to make.
+            out.push(Vec::new());
+            continue;
         }
         let label = format!("{}: ", sanitize(shown(&entry.label, MAX_LINES, 1), false));
         match &entry.answer {
