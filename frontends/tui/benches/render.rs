@@ -90,62 +90,55 @@ fn run(label: &str, form: &Value, keys: &str) {
     );
 }
 
-/// Keys in an answer editor holding `paste`: the custom row of the first question (four
-/// options, so key 5) is opened and the text pasted, then 2 000 keys that move and type — Up
-/// and Down between rows, a letter and its Backspace, Left and Right — each timed as in [`run`].
-fn run_editor(label: &str, form: &Value, paste: &str) {
+fn key(id: &str) -> Event {
+    Event::key(ask_engine::KeyPress::parse(id).unwrap())
+}
+
+fn keys(ids: &[&str]) -> Vec<Event> {
+    ids.iter().map(|id| key(id)).collect()
+}
+
+/// A flow on `form` after the events of `setup`, drawn once at 80×24 with the facts that frame
+/// asks to record folded in (the terminal's size, an editor's width), as the live terminal
+/// does; then 2 000 keys round `cycle`, timed by [`time_keys`].
+fn time_after(label: &str, form: &Value, setup: &[Event], cycle: &[Event]) {
     if !wanted(label) {
         return;
     }
     let form = validate(form, FormSource::Tool).unwrap();
     let mut state = FlowState::replay([&Event::opened(form)]);
-    let key = |id: &str| Event::key(ask_engine::KeyPress::parse(id).unwrap());
-    state.apply(&key("5"));
-    state.apply(&Event::TextPasted { text: paste.to_owned() });
+    for e in setup {
+        state.apply(e);
+    }
     let mut term = MemoryTerminal::new(80, 24, None);
     for e in term.render(&Arc::new(state.view())) {
-        state.apply(&e); // the editor's width, as the live terminal records it
+        state.apply(&e);
     }
-    let cycle = ["up", "up", "x", "backspace", "left", "right", "down", "down"].map(key);
-    time_keys(label, &mut state, &mut term, &cycle);
+    time_keys(label, &mut state, &mut term, cycle);
+}
+
+/// Keys in an answer editor holding `paste`: the custom row of the first question (four
+/// options, so key 5) is opened and the text pasted, then 2 000 keys that move and type — Up
+/// and Down between rows, a letter and its Backspace, Left and Right.
+fn run_editor(label: &str, form: &Value, paste: &str) {
+    let setup = [key("5"), Event::TextPasted { text: paste.to_owned() }];
+    time_after(label, form, &setup, &keys(&["up", "up", "x", "backspace", "left", "right", "down", "down"]));
 }
 
 /// Keys typed into the filter of the first question (the filter key, then 2 000 keys typing
 /// `option 9` and taking it back letter by letter): every frame tests each row of the list
 /// against the query, so this is the one per-key cost that grows with the options.
 fn run_filter(label: &str, form: &Value) {
-    if !wanted(label) {
-        return;
-    }
-    let form = validate(form, FormSource::Tool).unwrap();
-    let mut state = FlowState::replay([&Event::opened(form)]);
-    let key = |id: &str| Event::key(ask_engine::KeyPress::parse(id).unwrap());
-    state.apply(&key("/"));
-    let mut term = MemoryTerminal::new(80, 24, None);
-    term.render(&Arc::new(state.view()));
-    let typed: Vec<Event> =
-        "option 9".chars().map(|c| if c == ' ' { key("space") } else { key(&c.to_string()) }).collect();
-    let cycle: Vec<Event> = typed.iter().cloned().chain((0..typed.len()).map(|_| key("backspace"))).collect();
-    time_keys(label, &mut state, &mut term, &cycle);
+    let typed = keys(&["o", "p", "t", "i", "o", "n", "space", "9"]);
+    let cycle: Vec<Event> = typed.iter().cloned().chain(typed.iter().map(|_| key("backspace"))).collect();
+    time_after(label, form, &[key("/")], &cycle);
 }
 
 /// Keys on the review tab (reached with Shift+Tab from the first question): the action cursor
 /// down and up, a page of the summary down and up. The view carries the summary's entries near
 /// its scroll position, so a form of 100 000 questions costs a key what a short one does.
 fn run_review(label: &str, form: &Value) {
-    if !wanted(label) {
-        return;
-    }
-    let form = validate(form, FormSource::Tool).unwrap();
-    let mut state = FlowState::replay([&Event::opened(form)]);
-    let key = |id: &str| Event::key(ask_engine::KeyPress::parse(id).unwrap());
-    state.apply(&key("shift+tab"));
-    let mut term = MemoryTerminal::new(80, 24, None);
-    for e in term.render(&Arc::new(state.view())) {
-        state.apply(&e); // the terminal's size, as the live terminal records it
-    }
-    let cycle = ["down", "down", "up", "up", "pagedown", "pageup"].map(key);
-    time_keys(label, &mut state, &mut term, &cycle);
+    time_after(label, form, &[key("shift+tab")], &keys(&["down", "down", "up", "up", "pagedown", "pageup"]));
 }
 
 /// Times 2 000 keys taken round `cycle`, each applied and drawn, and prints their p50 and p99.
