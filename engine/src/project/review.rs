@@ -1,7 +1,7 @@
-//! The review tab's answer summary (D19): what Submit/Cancel or Elaborate would send.
+//! The review tab: its view, and the answer summary (D19) — what Submit/Cancel or Elaborate would send.
 
-use crate::project::view::screenful;
-use crate::state::{Change, FlowState, ReviewAction};
+use crate::project::view::{ReviewView, screenful};
+use crate::state::{Change, FlowState, ReviewAction, SummaryScroll};
 
 /// One question in the review summary.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -51,6 +51,43 @@ impl FlowState {
             }
             ReviewEntry { label: screenful(&q.label).to_owned(), answer, notes, required: q.required }
         })
+    }
+}
+
+/// The fewest summary entries a view carries past its scroll position: a form of up to this many
+/// questions keeps exact counts in the summary's `↓ N more` markers at any terminal height.
+const SUMMARY_REACH: usize = 128;
+
+impl FlowState {
+    pub(super) fn review_view(&self) -> ReviewView {
+        let entries = self.review_entries(self.review_cursor);
+        let total = entries.len();
+        // Two screens' worth past the scroll position, so a frame drawn at a taller size before
+        // its resize event is folded still finds the lines it shows.
+        let reach = match self.size.height {
+            0 => 0,
+            h => (2 * usize::from(h)).max(SUMMARY_REACH),
+        };
+        let (summary, summary_first): (Vec<ReviewEntry>, usize) = match self.summary_scroll {
+            _ if reach == 0 => (entries.collect(), 0),
+            SummaryScroll::Top(n) => (entries.take(n.saturating_add(reach)).collect(), 0),
+            SummaryScroll::End(k) => {
+                let mut last: Vec<ReviewEntry> = entries.rev().take(k.saturating_add(reach)).collect();
+                last.reverse();
+                let first = total - last.len();
+                (last, first)
+            }
+        };
+        ReviewView {
+            actions: ReviewAction::ALL,
+            highlighted: self.review_cursor,
+            summary_first,
+            summary_total: total,
+            summary,
+            hint: self.armed.map(|a| format!("Press {} again to {}", a.index() + 1, a.title())),
+            scroll: self.summary_scroll,
+            undo: self.undo_preview(),
+        }
     }
 }
 

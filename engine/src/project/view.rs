@@ -394,37 +394,6 @@ impl FlowState {
         })
     }
 
-    fn review_view(&self) -> ReviewView {
-        let entries = self.review_entries(self.review_cursor);
-        let total = entries.len();
-        // Two screens' worth past the scroll position, so a frame drawn at a taller size before
-        // its resize event is folded still finds the lines it shows.
-        let reach = match self.size.height {
-            0 => 0,
-            h => (2 * usize::from(h)).max(128),
-        };
-        let (summary, summary_first): (Vec<ReviewEntry>, usize) = match self.summary_scroll {
-            _ if reach == 0 => (entries.collect(), 0),
-            SummaryScroll::Top(n) => (entries.take(n.saturating_add(reach)).collect(), 0),
-            SummaryScroll::End(k) => {
-                let mut last: Vec<ReviewEntry> = entries.rev().take(k.saturating_add(reach)).collect();
-                last.reverse();
-                let first = total - last.len();
-                (last, first)
-            }
-        };
-        ReviewView {
-            actions: ReviewAction::ALL,
-            highlighted: self.review_cursor,
-            summary_first,
-            summary_total: total,
-            summary,
-            hint: self.armed.map(|a| format!("Press {} again to {}", a.index() + 1, a.title())),
-            scroll: self.summary_scroll,
-            undo: self.undo_preview(),
-        }
-    }
-
     fn overlay_view(&self, focus: usize) -> OverlayView {
         let b = &self.settings.behaviour;
         let mut notices = self.notices.clone();
