@@ -157,16 +157,17 @@ pub fn render(frame: &mut Frame, area: Rect, r: &ReviewView) -> Option<SummaryEd
 /// and `↓ N more` rows saying what is clipped and which key shows it (issue 12.1). Returns the
 /// end the position was clamped to, if it was. Where the view left entries out (a summary of
 /// thousands of answers), the count beyond them is a floor — each takes a line or more — and
-/// says so (`↓ 99 976+ more`); the lines it has reach past the screen, so a clamp then is only
+/// says so (`↓ 99976+ more`); the lines it has reach past the screen, so a clamp then is only
 /// a frame drawn taller than the view was made for, and is not recorded.
 fn draw_summary(frame: &mut Frame, area: Rect, lines: Lines, r: &ReviewView) -> Option<SummaryEdge> {
     let (scroll, before) = (r.scroll, r.summary_first);
     let after = r.summary_total.saturating_sub(before + r.summary.len());
+    let cut = before + after > 0;
     let height = area.height as usize;
     let total = lines.len();
     // A summary that fits has nothing to scroll and nothing to record: a later, smaller
     // terminal still finds the position the keys left.
-    if (total <= height && before + after == 0) || height == 0 {
+    if (total <= height && !cut) || height == 0 {
         super::put_lines(frame, area, &lines.lines);
         return None;
     }
@@ -175,7 +176,7 @@ fn draw_summary(frame: &mut Frame, area: Rect, lines: Lines, r: &ReviewView) -> 
         SummaryScroll::Top(n) => n.min(last_top),
         SummaryScroll::End(k) => last_top.saturating_sub(k),
     };
-    let clamped = if before + after == 0 { scroll.clamped(last_top) } else { None };
+    let clamped = if cut { None } else { scroll.clamped(last_top) };
     let marker = |text: String| Line::from(Span::styled(text, style::dim()));
     let count = |lines: usize, left_out: usize| match left_out {
         0 => lines.to_string(),
@@ -227,7 +228,8 @@ fn summary(r: &ReviewView, max: usize, keep: usize, stop: usize) -> Lines {
             break;
         }
         if out.full() && entry.answer.is_none() && entry.notes.is_empty() {
-            // Past the lines built, an unanswered question is one line to count, not to make.
+            // Past the lines built, an unanswered question is one line to count, not to make
+            // (a sixth of a key on the review tab of 100 000 questions).
             out.push(Vec::new());
             continue;
         }
